@@ -1,0 +1,155 @@
+/**
+ * One conformance run: start the embedded reference when no target is given, check the target is
+ * reachable, seed it (full profile), run the suites under vitest, judge, report, and give the exit code.
+ */
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { startVitest } from 'vitest/node'
+import { GET_PET_REMOVAL } from '../lib/catalogue.js'
+import type { Config } from '../lib/config.js'
+import { HttpClient } from '../lib/http-client.js'
+import { packageRoot, packageVersion } from '../lib/package-root.js'
+import { PetstoreApi } from '../lib/petstore-api.js'
+import { createRedactor } from '../lib/redaction.js'
+import { CheckCollector } from '../lib/reporter.js'
+import { renderRequirementLines, renderSummary } from '../lib/reports/console.js'
+import type { RunResult } from '../lib/reports/run-result.js'
+import { writeReports } from '../lib/reports/write-reports.js'
+import { type SeedingOutcome, topUpStore } from '../lib/seeding.js'
+import type { SuiteContext } from '../lib/suite-context.js'
+import { EXIT, exitCodeOf, judgeAll, summarise } from '../lib/verdicts.js'
+import { createReferenceHandler } from '../reference/handler.js'
+import { type RunningServer, startServer } from '../reference/server.js'
+
+export interface RunIo {
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+function daysBetween(from: Date, to: Date): number {
+  return Math.ceil((to.getTime() - from.getTime()) / 86_400_000)
+}
+
+/** Requirement filter → a vitest test-name pattern over the `[id]` prefix of titles. */
+function testNamePattern(filter: readonly string[]): RegExp | undefined {
+  if (filter.length === 0) return undefined
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^\\[(${filter.map((entry) => (entry.endsWith('/') ? `${escape(entry)}[^\\]]*` : `${escape(entry)}(/[^\\]]*)?`)).join('|')})\\]`)
+}
+
+export async function runConformance(config: Config, io: RunIo): Promise<number> {
+  const started = Date.now()
+  const now = new Date(config.now)
+  let reference: RunningServer | undefined
+  const apiKey = config.apiKey ?? (config.baseUrl === undefined ? `reference-${randomBytes(12).toString('hex')}` : '')
+  const redact = createRedactor(apiKey)
+  const out = (line: string) => io.out(redact(line))
+  const err = (line: string) => io.err(redact(line))
+
+  if (config.baseUrl === undefined) reference = await startServer(createReferenceHandler({ apiKey }))
+  const baseUrl = config.baseUrl ?? (reference as RunningServer).baseUrl
+  const runId = randomBytes(4).toString('hex')
+  const client = new HttpClient({ ...config, baseUrl })
+  try {
+    out(`petstore-conformance ${packageVersion} — Pet Store interface v1`)
+    out(`Target:  ${baseUrl}${reference ? ' (embedded reference implementation)' : ''}`)
+    out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
+    out(`Seed:    ${config.seed} (replay with --seed ${config.seed})`)
+    const daysLeft = daysBetween(now, GET_PET_REMOVAL)
+    out(`Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} days before its removal on 2030-12-05 (its requirements are MUST)` : 'is past its removal date: its requirements are INFO'}`)
+    if (!new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1')) err(`WARNING: the base URL does not end with the version segment /v1 (spec, Versioning 2)`)
+    if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
+
+    const api = new PetstoreApi(client, apiKey)
+    const preflight = await api.listPets({ limit: 1 })
+    if (preflight.failure) {
+      err(`Target unreachable: GET ${preflight.request.url}: ${preflight.failure.message}`)
+      return EXIT.harness
+    }
+    if (preflight.response?.status === 401) err('WARNING: the target refused the API key (401 to GET /pets?limit=1); most checks will fail')
+
+    let seeding: SeedingOutcome = { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' }
+    if (config.profile === 'full') {
+      seeding = await topUpStore(api, { namePrefix: config.namePrefix, runId, categoryId: config.categoryIds[0] ?? '1', concurrency: config.concurrency })
+      out(`Seeding: ${seeding.note}`)
+    }
+
+    const context: SuiteContext = {
+      baseUrl,
+      apiKey,
+      profile: config.profile,
+      seed: config.seed,
+      numRuns: config.numRuns,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+      maxRetries: config.maxRetries,
+      maxRetryWaitMs: config.maxRetryWaitMs,
+      caFile: config.caFile,
+      insecure: config.insecure,
+      categoryIds: config.categoryIds,
+      namePrefix: config.namePrefix,
+      runId,
+      now: config.now,
+    }
+    const collector = new CheckCollector()
+    const pattern = testNamePattern(config.requirementFilter)
+    const vitest = await startVitest(
+      'test',
+      [],
+      {
+        watch: false,
+        config: false,
+        root: packageRoot,
+        dir: join(packageRoot, 'suites'),
+        include: ['**/*.test.ts'],
+        reporters: [collector],
+        provide: { petstore: context },
+        pool: 'threads',
+        maxWorkers: 1,
+        isolate: false,
+        sequence: { concurrent: true, shuffle: false },
+        maxConcurrency: config.concurrency,
+        testTimeout: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
+        ...(pattern ? { testNamePattern: pattern } : {}),
+        passWithNoTests: true,
+      },
+      { logLevel: 'silent', cacheDir: join(packageRoot, 'node_modules', '.vite-conformance') },
+    )
+    await vitest.close()
+
+    const requirements = judgeAll(collector.reports, now, config.requirementFilter)
+    const harnessFailed = collector.harnessErrors.length > 0
+    const exitCode = exitCodeOf(requirements, config.strict, harnessFailed)
+    const run: RunResult = {
+      formatVersion: 1,
+      tool: { name: 'petstore-conformance', version: packageVersion },
+      target: { baseUrl, embeddedReference: reference !== undefined },
+      profile: config.profile,
+      profileReason: config.profileReason,
+      strict: config.strict,
+      seed: config.seed,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      today: config.now,
+      verdict: exitCode === EXIT.conformant ? 'conformant' : exitCode === EXIT.nonConformant ? 'non-conformant' : 'error',
+      exitCode,
+      summary: summarise(requirements),
+      seeding,
+      requestsSent: client.requestCount + new Set(collector.reports.flatMap((report) => report.exchangeIds)).size,
+      harnessErrors: collector.harnessErrors,
+      requirements,
+    }
+    out('')
+    out(renderRequirementLines(requirements))
+    for (const error of collector.harnessErrors) err(`Harness error: ${error}`)
+    const files = await writeReports(config.reportDir, run, redact)
+    out('')
+    out(`Reports: ${files.join(', ')}`)
+    out(renderSummary(run))
+    return exitCode
+  } finally {
+    await client.close()
+    await reference?.close()
+  }
+}

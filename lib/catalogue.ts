@@ -1,0 +1,373 @@
+/**
+ * The requirement catalogue: every statement of spec/petstore-v1.md the suite turns into a verdict,
+ * and every statement it cannot test. Ids are behaviours, never section numbers, and are never reused.
+ * Decisions on the spec's gaps come from CONFORMANCE-POLICY.md §2 and are quoted in `decision`.
+ */
+
+export type Level = 'MUST' | 'SHOULD' | 'INFO'
+
+export type Area = 'listPets' | 'createPet' | 'getPet' | 'auth' | 'errors' | 'responses' | 'limits' | 'versioning' | 'scope'
+
+export interface RequirementDefinition {
+  level: Level
+  title: string
+  /** The spec's own words (or the policy's, for a settled gap). */
+  specText: string
+  /** Where the words stand: spec heading path, or the policy section. */
+  source: string
+  /** How the policy settles a gap, when it does. */
+  decision?: string
+  /** False for statements the suite lists but cannot test (store orders, events, key issuing, …). */
+  testable: boolean
+  /** Requirements of the deprecated getPet operation drop to INFO on its removal date. */
+  deprecatedOperation?: boolean
+  /** True when a check needs to create pets: such a check is inconclusive in the smoke profile. */
+  needsWrites?: boolean
+}
+
+const must = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'MUST' as const, testable: true })
+const should = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'SHOULD' as const, testable: true })
+const info = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'INFO' as const, testable: true })
+const untestable = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'INFO' as const, testable: false })
+
+const LIST = 'Endpoints › List animals'
+const CREATE = 'Endpoints › Add an animal'
+const GET = 'Endpoints › Get an animal (deprecated)'
+const AUTH = 'Authentication'
+const ERRORS = 'Errors'
+const POLICY = 'CONFORMANCE-POLICY §2'
+
+export const catalogue = {
+  // ── listPets ────────────────────────────────────────────────────────────────
+  'listPets/returns-pets': must({
+    title: 'GET /pets is answered 200 with a Pets body',
+    specText: 'Success: `200`, body is `Pets` (a JSON array of Animal objects).',
+    source: LIST,
+  }),
+  'listPets/body-schema': must({
+    title: 'every 2xx answer of GET /pets is a valid Pets array (ids and category ids within int64)',
+    specText: 'Pets: An array of Animal objects. This is the body of a list response (a bare JSON array).',
+    source: 'Resources and their fields › Pets',
+  }),
+  'listPets/limit-default-20': must({
+    title: 'without limit, at most 20 pets are returned',
+    specText: 'When `limit` is omitted, at most 20 animals are returned.',
+    source: `${LIST} › Rules 2`,
+    decision: 'Only evidence when the store is known to hold 21 pets or more; otherwise inconclusive.',
+  }),
+  'listPets/limit-caps-size': must({
+    title: 'limit=N (1 ≤ N ≤ 100) is answered 200 with at most N pets',
+    specText: 'The list holds at most `limit` items. (limit: minimum 1, maximum 100)',
+    source: `${LIST} › Rules 3`,
+    decision: 'A row is only evidence when the store is known to hold more than N pets; otherwise inconclusive.',
+  }),
+  'listPets/limit-fills-page': should({
+    title: 'limit=N returns N pets when the store holds at least N (20 when limit is omitted)',
+    specText: 'limit: Maximum number of animals returned; described as a paginated list.',
+    source: LIST,
+    decision: 'The usual reading of a page size; the spec only states "at most", so a short page is a warning.',
+  }),
+  'listPets/limit-out-of-range': must({
+    title: 'limit outside 1..100 or not an integer: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
+    specText: 'limit: integer, minimum 1, maximum 100. listPets lists no 400.',
+    source: POLICY,
+    decision:
+      'MUST: no 5xx, no more than 100 items, and the answer is either a 4xx with a valid Error body (its status equal to the HTTP status) or 200 with a valid Pets body.',
+  }),
+  'listPets/limit-out-of-range-400': should({
+    title: 'limit outside 1..100 or not an integer is answered 400 with an Error body',
+    specText: 'limit: integer, minimum 1, maximum 100.',
+    source: POLICY,
+    decision: 'SHOULD: 400 with an Error body.',
+  }),
+  'listPets/status-filter-matches': must({
+    title: 'status=S lists only pets whose status is S',
+    specText: 'When `status` is given, the list contains animals filtered by that availability.',
+    source: `${LIST} › Rules 1`,
+    decision: 'Only evidence when the store is known to hold pets of another status; otherwise inconclusive.',
+  }),
+  'listPets/status-filter-complete': must({
+    title: 'a pet of status S that exists is listed by status=S&limit=100 when that list holds fewer than 100 pets',
+    specText: 'When `status` is given, the list contains animals filtered by that availability.',
+    source: `${LIST} › Rules 1`,
+    decision: 'A list holding fewer than 100 pets under limit=100 is taken as complete.',
+  }),
+  'listPets/status-invalid': must({
+    title: 'a status filter outside the enum: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
+    specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',
+    source: POLICY,
+    decision: 'Same rule as out-of-range limit.',
+  }),
+  'listPets/status-invalid-400': should({
+    title: 'a status filter outside the enum is answered 400 with an Error body',
+    specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',
+    source: POLICY,
+    decision: 'SHOULD: 400 with an Error body.',
+  }),
+  'listPets/further-pages': info({
+    title: 'how further pages are offered (Link, X-Total-Count and similar headers) is recorded',
+    specText: 'How to request further pages (cursor, offset, page number, total count, paging headers): not shown.',
+    source: LIST,
+  }),
+
+  // ── createPet ───────────────────────────────────────────────────────────────
+  'createPet/returns-201-pet': must({
+    title: 'a valid NewPet is answered 201 with a Pet body that includes the assigned id',
+    specText: 'Success: `201`, body is Animal (includes the assigned `id`).',
+    source: CREATE,
+    needsWrites: true,
+  }),
+  'createPet/body-schema': must({
+    title: 'every 2xx answer of POST /pets is a valid Pet (id and categoryId within int64)',
+    specText: 'An animal is all fields of NewPet plus `id`.',
+    source: 'Resources and their fields › Animal',
+    needsWrites: true,
+  }),
+  'createPet/echoes-fields': must({
+    title: 'the created pet echoes name exactly, categoryId digit for digit and status when sent',
+    specText: 'An animal is all fields of NewPet plus `id`.',
+    source: POLICY,
+    decision: 'the body echoes `name`, `categoryId` (losslessly) and, when sent, `status`.',
+    needsWrites: true,
+  }),
+  'createPet/ids-unique': must({
+    title: 'ids of created pets are distinct, compared digit for digit',
+    specText: 'id: Unique identifier assigned by the service on creation.',
+    source: 'Resources and their fields › Animal',
+    needsWrites: true,
+  }),
+  'createPet/round-trip-get': must({
+    title: 'GET /pets/{id} returns the pet just created',
+    specText: '`GET /pets/{id}` then returns the same pet.',
+    source: POLICY,
+    needsWrites: true,
+  }),
+  'createPet/created-pet-listed': must({
+    title: 'a created pet appears in GET /pets?status=S&limit=100 when that list holds fewer than 100 pets',
+    specText: 'a created pet appears in `GET /pets?status=S&limit=100` when that list holds fewer than 100 pets.',
+    source: POLICY,
+    needsWrites: true,
+  }),
+  'createPet/invalid-body-400': must({
+    title: 'an invalid NewPet body is answered exactly 400 (not 422) with an Error body',
+    specText:
+      'Errors: `400` (Error body; body is missing required fields or contains invalid values).',
+    source: CREATE,
+    decision:
+      'Exactly 400. Covers missing or wrongly typed name/categoryId, categoryId not an integer or outside int64, status outside the enum, a body that is not a JSON object, malformed JSON, an empty body.',
+    needsWrites: true,
+  }),
+  'createPet/invalid-body-not-created': must({
+    title: 'an invalid NewPet body creates nothing',
+    specText: 'Errors: `400` (… body is missing required fields or contains invalid values).',
+    source: POLICY,
+    decision: 'Nothing created: the refused pet never appears in a list that is complete (fewer than 100 items).',
+    needsWrites: true,
+  }),
+  'createPet/status-omitted': info({
+    title: 'the status stored when status is omitted at creation is recorded',
+    specText: 'Value of `status` when it is omitted at creation: not shown.',
+    source: 'Resources and their fields › Gaps',
+    decision: 'INFO: any value of the enum, or no field, passes.',
+    needsWrites: true,
+  }),
+
+  // ── getPet ──────────────────────────────────────────────────────────────────
+  'getPet/returns-pet': must({
+    title: 'GET /pets/{id} of an existing pet is answered 200 with that Pet',
+    specText: 'Success: `200`, body is Animal.',
+    source: GET,
+    deprecatedOperation: true,
+  }),
+  'getPet/body-schema': must({
+    title: 'every 2xx answer of GET /pets/{id} is a valid Pet',
+    specText: 'Success: `200`, body is Animal.',
+    source: GET,
+    deprecatedOperation: true,
+  }),
+  'getPet/matches-listed-pet': must({
+    title: 'GET /pets/{id} and GET /pets show the same name and categoryId for a pet',
+    specText: 'Success: `200`, body is Animal.',
+    source: GET,
+    decision: 'status is not compared: transitions are not shown, another area may change it between two reads.',
+    deprecatedOperation: true,
+  }),
+  'getPet/unknown-id-404': must({
+    title: 'GET /pets/{id} of an id that does not exist is answered 404 with an Error body',
+    specText: 'Errors: `404` (Error body; the animal could not be found).',
+    source: GET,
+    deprecatedOperation: true,
+  }),
+  'getPet/invalid-id': must({
+    title: 'a petId that is not an integer or is outside int64 is answered 400 or 404 with an Error body',
+    specText: 'Path parameter: `petId`, integer, format int64, required.',
+    source: POLICY,
+    decision: 'MUST: 400 or 404 with a valid Error body, never 2xx or 5xx.',
+    deprecatedOperation: true,
+  }),
+  'getPet/deprecation-headers': info({
+    title: 'Deprecation and Sunset headers of GET /pets/{id} are recorded',
+    specText: 'The operation is marked deprecated. It is to be removed on 5 December 2030.',
+    source: GET,
+    decision: '`Deprecation`/`Sunset` headers: INFO.',
+  }),
+
+  // ── auth ────────────────────────────────────────────────────────────────────
+  'auth/missing-key-401': must({
+    title: 'a request without Authorization is answered 401 on every operation',
+    specText: 'When the key is missing or invalid, the service answers `401` with an Error body.',
+    source: `${AUTH} 3`,
+  }),
+  'auth/wrong-key-401': must({
+    title: 'a wrong key is answered 401 on every operation',
+    specText: 'When the key is missing or invalid, the service answers `401` with an Error body.',
+    source: `${AUTH} 3`,
+  }),
+  'auth/empty-token-401': must({
+    title: 'an empty Bearer token is answered 401 on every operation',
+    specText: 'When the key is missing or invalid, the service answers `401` with an Error body.',
+    source: `${AUTH} 3`,
+    decision: 'An invalid key includes an empty token.',
+  }),
+  'auth/other-scheme-401': must({
+    title: 'the key under a scheme other than Bearer is answered 401 on every operation',
+    specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
+    source: `${AUTH} 1`,
+    decision: 'An invalid key includes a scheme other than Bearer.',
+  }),
+  'auth/key-lookalike-401': must({
+    title: 'a token that merely starts or ends with the key is answered 401 on every operation',
+    specText: 'The client passes its API key as the Bearer token in the `Authorization` header.',
+    source: `${AUTH} 2`,
+    decision: 'An invalid key includes a token that merely starts or ends with the key.',
+  }),
+  'auth/401-before-404': must({
+    title: 'without a valid key, GET /pets/{id} of an unknown id is answered 401, not 404',
+    specText: 'Every operation requires the Bearer credential.',
+    source: POLICY,
+    decision: '401 comes before every other answer (404, 400, validation).',
+  }),
+  'auth/401-before-400': must({
+    title: 'without a valid key, an invalid request is answered 401, not 400',
+    specText: 'Every operation requires the Bearer credential.',
+    source: POLICY,
+    decision: '401 comes before every other answer (404, 400, validation).',
+  }),
+  'auth/scheme-case-insensitive': should({
+    title: 'the scheme name is accepted in any letter case (bearer, BEARER)',
+    specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
+    source: POLICY,
+    decision: 'SHOULD: accept `bearer` in any letter case (RFC 9110 §11.1).',
+  }),
+  'auth/www-authenticate': should({
+    title: 'a 401 carries a WWW-Authenticate: Bearer challenge',
+    specText: 'When the key is missing or invalid, the service answers `401` with an Error body.',
+    source: POLICY,
+    decision: 'SHOULD: `WWW-Authenticate: Bearer …` on 401 (RFC 9110 §11.6.1, RFC 6750 §3).',
+  }),
+  'auth/key-issuing': untestable({
+    title: 'key issuing, lifetime and permission levels',
+    specText: 'How a key is issued, its lifetime, and any permission levels per key: not shown.',
+    source: `${AUTH} 4`,
+  }),
+
+  // ── errors and responses (every exchange) ──────────────────────────────────
+  'errors/body-schema': must({
+    title: 'every 4xx answer has an Error body (code, message, status)',
+    specText: 'An error response has the Error body (`code`, `message`, `status`; all required).',
+    source: ERRORS,
+  }),
+  'errors/status-matches-http': must({
+    title: 'the Error body status equals the HTTP status code',
+    specText: 'The `status` field repeats the HTTP status code.',
+    source: ERRORS,
+  }),
+  'errors/code-values': untestable({
+    title: 'the set of error codes and the text of messages',
+    specText: 'The set of values of `code` and the exact text of `message`: not shown.',
+    source: ERRORS,
+  }),
+  'responses/json-content-type': must({
+    title: 'every JSON answer is labelled application/json (parameters such as charset allowed)',
+    specText: 'Request and response bodies are JSON (`application/json`).',
+    source: 'What the service does',
+    decision: 'MUST: media type `application/json`; parameters such as `charset=utf-8` are allowed.',
+  }),
+  'responses/no-server-error': must({
+    title: 'no request the suite sends is answered with a 5xx',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: 'Endpoints',
+    decision: 'No documented answer is a 5xx; a target that fails a request is not conformant.',
+  }),
+
+  // ── limits, versioning, scope ──────────────────────────────────────────────
+  'limits/rate-limits': info({
+    title: 'rate limiting (429/503 with Retry-After) seen during the run is recorded',
+    specText: 'Rate limits, quotas and size limits of bodies: not shown.',
+    source: 'Limits',
+    decision: 'Honoured and retried a bounded number of times, and reported; not a failure unless retries run out.',
+  }),
+  'versioning/base-url-v1': info({
+    title: 'the base URL ends with the version segment /v1',
+    specText: 'The version is carried in the path of the base address as the segment `/v1`.',
+    source: 'Versioning 2',
+    decision: 'The suite warns at start when the configured base URL does not end with `/v1`.',
+  }),
+  'versioning/future-versions': untestable({
+    title: 'rules for future versions and breaking changes',
+    specText: 'Rules for introducing future versions and for changes that break compatibility: not shown.',
+    source: 'Versioning 4',
+  }),
+  'scope/categories': untestable({
+    title: 'the category resource and its operations',
+    specText: 'Category resource and its fields, and any operation on categories: not shown beyond the `categoryId` field.',
+    source: 'Resources and their fields › Gaps',
+  }),
+  'scope/status-transitions': untestable({
+    title: 'transitions between pet statuses',
+    specText: 'Transitions: not shown.',
+    source: 'States and transitions',
+  }),
+  'scope/store-orders': untestable({
+    title: 'operations of further areas such as store orders',
+    specText: 'The service is described as having further areas, such as store orders. Operations of those areas: not shown.',
+    source: 'What the service does',
+  }),
+  'scope/events': untestable({
+    title: 'events, webhooks and notifications',
+    specText: 'Events (webhooks, notifications or any pushed messages): not shown.',
+    source: 'Events',
+  }),
+} satisfies Record<string, RequirementDefinition>
+
+export type RequirementId = keyof typeof catalogue
+
+export interface Requirement extends RequirementDefinition {
+  id: RequirementId
+  area: Area
+}
+
+export const requirements: readonly Requirement[] = Object.entries(catalogue).map(([id, definition]) => ({
+  ...(definition as RequirementDefinition),
+  id: id as RequirementId,
+  area: id.split('/')[0] as Area,
+}))
+
+export function isRequirementId(value: string): value is RequirementId {
+  return Object.hasOwn(catalogue, value)
+}
+
+export function requirement(id: RequirementId): Requirement {
+  const found = requirements.find((candidate) => candidate.id === id)
+  if (!found) throw new Error(`unknown requirement ${id}`)
+  return found
+}
+
+/** Removal date of the deprecated getPet operation (spec: "to be removed on 5 December 2030"). */
+export const GET_PET_REMOVAL = new Date('2030-12-05T00:00:00Z')
+
+/** The level in force on a given day: getPet requirements drop to INFO from the removal date on. */
+export function effectiveLevel(req: Requirement, now: Date): Level {
+  if (req.deprecatedOperation && now.getTime() >= GET_PET_REMOVAL.getTime()) return 'INFO'
+  return req.level
+}

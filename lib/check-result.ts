@@ -1,0 +1,45 @@
+/** What one check (one test of suites/) reports to the runner, through vitest task meta. */
+import type { Evidence } from './evidence.js'
+
+export type CheckOutcome = 'pass' | 'fail' | 'inconclusive' | 'error'
+
+export interface Failure {
+  message: string
+  expected?: string
+  actual?: string
+  schemaErrors?: string[]
+  /** For generated cases: seed, path, counterexample and the command that replays it. */
+  replay?: { seed: number; path: string; counterexample: string; command: string }
+  evidence: Evidence[]
+}
+
+/** A finding on an exchange about a requirement checked on every exchange (schemas, Content-Type, 5xx). */
+export interface IncidentalFinding {
+  requirementId: string
+  exchangeId: number
+  ok: boolean
+  message?: string
+  evidence?: Evidence
+}
+
+export interface CheckReport {
+  requirementId: string
+  outcome: CheckOutcome
+  /** Why a check is inconclusive, or what went wrong in the harness. */
+  reason?: string
+  failure?: Failure
+  observations: string[]
+  incidental: IncidentalFinding[]
+  /** Ids of the exchanges this check sent or read (shared ones appear in several checks). */
+  exchangeIds: number[]
+  assertions: number
+}
+
+export interface CheckMeta {
+  petstore?: CheckReport
+}
+
+/** `[area/slug] title` → `area/slug`. */
+export function requirementIdOfTitle(title: string): string | undefined {
+  return /^\[([A-Za-z0-9]+\/[a-z0-9-]+)\]/.exec(title)?.[1]
+}

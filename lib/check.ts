@@ -1,0 +1,190 @@
+/**
+ * The vitest fixture every check of suites/ runs in. It hands the check an API bound to the target,
+ * the shared assertions and the store survey; it records every exchange, judges the requirements that
+ * hold on every exchange, and reports the check's outcome and evidence to the runner through task meta.
+ */
+import { test as base, inject, type TestContext } from 'vitest'
+import { Assertions, ConformanceFailure } from './assertions.js'
+import type { CheckMeta, CheckReport, IncidentalFinding } from './check-result.js'
+import { requirementIdOfTitle } from './check-result.js'
+import { toEvidence } from './evidence.js'
+import { HttpClient } from './http-client.js'
+import { incidentalResults } from './incidental-checks.js'
+import { type OperationExchange, PetstoreApi } from './petstore-api.js'
+import { createRedactor, type Redactor } from './redaction.js'
+import { type StoreSurvey, surveyStore } from './store-survey.js'
+import type { SuiteContext } from './suite-context.js'
+
+/** Most exchanges attached as evidence to one failure. */
+const EVIDENCE_PER_FAILURE = 5
+
+interface WorkerState {
+  context: SuiteContext
+  client: HttpClient
+  redact: Redactor
+  survey?: Promise<StoreSurvey>
+  shared: Map<string, Promise<OperationExchange>>
+}
+
+let worker: WorkerState | undefined
+
+function workerState(): WorkerState {
+  if (!worker) {
+    const context = inject('petstore')
+    const client = new HttpClient({
+      baseUrl: context.baseUrl,
+      concurrency: context.concurrency,
+      timeoutMs: context.timeoutMs,
+      maxBodyBytes: context.maxBodyBytes,
+      maxRetries: context.maxRetries,
+      maxRetryWaitMs: context.maxRetryWaitMs,
+      caFile: context.caFile,
+      insecure: context.insecure,
+    })
+    worker = { context, client, redact: createRedactor(context.apiKey), shared: new Map() }
+  }
+  return worker
+}
+
+export class Check {
+  readonly expect = new Assertions()
+  readonly exchanges: OperationExchange[] = []
+  readonly observations: string[] = []
+  readonly api: PetstoreApi
+  readonly context: SuiteContext
+  private readonly findings: IncidentalFinding[] = []
+  private inconclusiveReason: string | undefined
+  private readonly seenExchanges = new Set<number>()
+
+  constructor(
+    private readonly state: WorkerState,
+    private readonly testContext: TestContext,
+  ) {
+    this.context = state.context
+    this.api = new PetstoreApi(state.client, state.context.apiKey, (exchange) => this.record(exchange))
+  }
+
+  /** The date the run takes as today. */
+  get now(): Date {
+    return new Date(this.context.now)
+  }
+
+  get isReadOnly(): boolean {
+    return this.context.profile === 'smoke'
+  }
+
+  /** The store survey shared by all checks of the run; its exchanges become evidence of this check too. */
+  async survey(): Promise<StoreSurvey> {
+    this.state.survey ??= surveyStore(new PetstoreApi(this.state.client, this.context.apiKey))
+    const survey = await this.state.survey
+    for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) this.record(exchange)
+    return survey
+  }
+
+  /**
+   * A request several checks judge (e.g. the 400 of limit=0, read by a MUST and a SHOULD check):
+   * sent once per run under `key`, and recorded as evidence of every check that asks for it.
+   */
+  async shared(key: string, send: (api: PetstoreApi) => Promise<OperationExchange>): Promise<OperationExchange> {
+    let pending = this.state.shared.get(key)
+    if (!pending) {
+      pending = send(new PetstoreApi(this.state.client, this.context.apiKey))
+      this.state.shared.set(key, pending)
+    }
+    const exchange = await pending
+    this.record(exchange)
+    return exchange
+  }
+
+  /** Stop the check: it could not be decided on this target in this run. */
+  inconclusive(reason: string): never {
+    this.inconclusiveReason = reason
+    return this.testContext.skip(reason) as never
+  }
+
+  /** A precondition on the data or the profile; when it does not hold the check is inconclusive. */
+  require(condition: boolean, reason: string): void {
+    if (!condition) this.inconclusive(reason)
+  }
+
+  /** Checks that create pets are inconclusive in the read-only smoke profile. */
+  requireWrites(): void {
+    this.require(!this.isReadOnly, 'the smoke profile is read-only and sends no POST; run with --profile full')
+  }
+
+  /** Record what the target does, for an INFO requirement. */
+  observe(note: string): void {
+    this.observations.push(note)
+  }
+
+  /** A name for a pet this run creates: the configured prefix, the run id, and a label. */
+  petName(label: string): string {
+    return `${this.context.namePrefix}${this.context.runId}-${label}`
+  }
+
+  private record(exchange: OperationExchange): void {
+    if (this.seenExchanges.has(exchange.id)) return
+    this.seenExchanges.add(exchange.id)
+    this.exchanges.push(exchange)
+    for (const result of incidentalResults(exchange)) {
+      this.findings.push({
+        requirementId: result.requirementId,
+        exchangeId: exchange.id,
+        ok: result.ok,
+        ...(result.message ? { message: result.message } : {}),
+        ...(result.ok ? {} : { evidence: toEvidence(exchange, this.state.redact) }),
+      })
+    }
+  }
+
+  /** The report of this check, given how the test ended. */
+  report(state: string | undefined, errors: ReadonlyArray<{ name?: string; message?: string; stack?: string }>): CheckReport {
+    const { redact } = this.state
+    const requirementId = requirementIdOfTitle(this.testContext.task.name) ?? ''
+    const common = {
+      requirementId,
+      observations: this.observations.map(redact),
+      incidental: this.findings,
+      exchangeIds: this.exchanges.map((exchange) => exchange.id),
+      assertions: this.expect.count,
+    }
+    if (!requirementId) return { ...common, outcome: 'error', reason: 'the test title does not start with [requirement-id]' }
+    if (state === 'skip') return { ...common, outcome: 'inconclusive', reason: redact(this.inconclusiveReason ?? 'skipped') }
+    if (state === 'fail') {
+      const failure = this.expect.failure
+      const error = errors[0]
+      if (failure && error?.name === ConformanceFailure.name) {
+        const cited = failure.exchange ? [failure.exchange, ...this.exchanges.filter((exchange) => exchange.id !== failure.exchange?.id)] : this.exchanges
+        return {
+          ...common,
+          outcome: 'fail',
+          failure: {
+            message: redact(failure.message),
+            ...(failure.expected !== undefined ? { expected: redact(failure.expected) } : {}),
+            ...(failure.actual !== undefined ? { actual: redact(failure.actual) } : {}),
+            ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.map(redact) } : {}),
+            ...(failure.replay ? { replay: { ...failure.replay, counterexample: redact(failure.replay.counterexample) } } : {}),
+            evidence: cited.slice(0, EVIDENCE_PER_FAILURE).map((exchange) => toEvidence(exchange, redact)),
+          },
+        }
+      }
+      return { ...common, outcome: 'error', reason: redact(`${error?.name ?? 'Error'}: ${error?.message ?? 'unknown'}\n${error?.stack ?? ''}`) }
+    }
+    if (this.expect.count === 0 && this.observations.length === 0) {
+      return { ...common, outcome: 'error', reason: 'the check ran no assertion, so it cannot pass' }
+    }
+    return { ...common, outcome: 'pass' }
+  }
+}
+
+export const test = base.extend<{ check: Check }>({
+  check: async ({ task, skip, onTestFailed, annotate, signal, onTestFinished }, use) => {
+    const context = { task, skip, onTestFailed, annotate, signal, onTestFinished } as TestContext
+    const check = new Check(workerState(), context)
+    await use(check)
+    const result = task.result
+    ;(task.meta as CheckMeta).petstore = check.report(result?.state, result?.errors ?? [])
+  },
+})
+
+export { describe } from 'vitest'

@@ -1,0 +1,63 @@
+/**
+ * Requirements judged on every exchange, whichever check sent it: no 5xx, JSON labelled as JSON,
+ * every body valid against the schema of its operation and status, Error status equal to HTTP status.
+ */
+import { mediaType } from './assertions.js'
+import type { RequirementId } from './catalogue.js'
+import { responseJson } from './http-client.js'
+import { JsonNumber } from './json.js'
+import type { Operation, OperationExchange } from './petstore-api.js'
+import { formatViolations, type SchemaName, schemaViolations } from './schemas.js'
+
+export interface IncidentalResult {
+  requirementId: RequirementId
+  ok: boolean
+  message?: string
+}
+
+const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: RequirementId }> = {
+  listPets: { schema: 'Pets', requirementId: 'listPets/body-schema' },
+  createPet: { schema: 'Pet', requirementId: 'createPet/body-schema' },
+  getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
+}
+
+export function incidentalResults(exchange: OperationExchange): IncidentalResult[] {
+  const response = exchange.response
+  if (!response) return []
+  const results: IncidentalResult[] = []
+  const status = response.status
+  const finalRateLimit = status === 429 || (status === 503 && response.headers['retry-after'] !== undefined)
+  results.push(
+    status >= 500
+      ? { requirementId: 'responses/no-server-error', ok: false, message: finalRateLimit ? `${status} still after ${exchange.retries.length} retries` : `answered ${status}` }
+      : { requirementId: 'responses/no-server-error', ok: true },
+  )
+  const isSuccess = status >= 200 && status < 300
+  const isClientError = status >= 400 && status < 500 && status !== 429
+  if (!isSuccess && !isClientError) return results
+
+  const type = mediaType(response)
+  results.push({
+    requirementId: 'responses/json-content-type',
+    ok: type === 'application/json',
+    ...(type === 'application/json' ? {} : { message: `Content-Type is ${response.headers['content-type'] ?? 'missing'}, expected application/json` }),
+  })
+
+  const { schema, requirementId } = isSuccess ? SUCCESS_SCHEMA[exchange.operation] : { schema: 'Error' as const, requirementId: 'errors/body-schema' as const }
+  const parsed = responseJson(exchange)
+  if (!parsed.ok) {
+    results.push({ requirementId, ok: false, message: `the ${status} body is not JSON (${parsed.error}), expected ${schema}` })
+    return results
+  }
+  const violations = schemaViolations(schema, parsed.value)
+  results.push(violations.length === 0 ? { requirementId, ok: true } : { requirementId, ok: false, message: `the ${status} body is not a valid ${schema}: ${formatViolations(violations)}` })
+
+  if (isClientError && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value) && !(parsed.value instanceof JsonNumber)) {
+    const errorStatus = (parsed.value as Record<string, unknown>).status
+    if (errorStatus instanceof JsonNumber) {
+      const same = errorStatus.integer === BigInt(status)
+      results.push(same ? { requirementId: 'errors/status-matches-http', ok: true } : { requirementId: 'errors/status-matches-http', ok: false, message: `Error status ${errorStatus.text} on a ${status} answer` })
+    }
+  }
+  return results
+}

@@ -1,0 +1,45 @@
+/** What the console shows: the run's setting, one line per requirement, and the verdict. */
+import type { RequirementResult, Verdict } from '../verdicts.js'
+import type { RunResult } from './run-result.js'
+
+const MARK: Record<Verdict, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  warn: 'WARN',
+  inconclusive: 'INCONCLUSIVE',
+  skipped: 'SKIPPED',
+  info: 'INFO',
+  untestable: 'UNTESTABLE',
+}
+
+function detail(result: RequirementResult): string {
+  switch (result.verdict) {
+    case 'fail':
+    case 'warn': {
+      const first = result.failures[0]
+      const more = result.failedChecks > 1 ? ` (+${result.failedChecks - 1} more)` : ''
+      return first ? `\n      ${first.message}${more}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}` : ''
+    }
+    case 'inconclusive':
+      return `\n      ${result.reasons.join('; ')}`
+    case 'info':
+      return result.observations.length ? `\n      ${result.observations.slice(0, 3).join('\n      ')}` : ''
+    default:
+      return ''
+  }
+}
+
+export function renderRequirementLines(results: readonly RequirementResult[]): string {
+  return results
+    .filter((result) => result.verdict !== 'untestable' && result.verdict !== 'skipped')
+    .map((result) => `  ${MARK[result.verdict].padEnd(12)} ${result.level.padEnd(6)} ${result.id}${result.checks ? ` (${result.checks} checks)` : ''}${detail(result)}`)
+    .join('\n')
+}
+
+export function renderSummary(run: RunResult): string {
+  const s = run.summary
+  return [
+    `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
+    `Verdict: ${run.verdict.toUpperCase()} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
+  ].join('\n')
+}

@@ -1,0 +1,24 @@
+/** Everything a report needs about one run. */
+import type { Profile } from '../config.js'
+import type { RequirementResult, Summary } from '../verdicts.js'
+
+export interface RunResult {
+  formatVersion: 1
+  tool: { name: string; version: string }
+  target: { baseUrl: string; embeddedReference: boolean }
+  profile: Profile
+  profileReason: string
+  strict: boolean
+  seed: number
+  startedAt: string
+  durationMs: number
+  /** The date the run took as today (injectable clock). */
+  today: string
+  verdict: 'conformant' | 'non-conformant' | 'error'
+  exitCode: number
+  summary: Summary
+  seeding: { created: number; knownBefore: number; note: string }
+  requestsSent: number
+  harnessErrors: string[]
+  requirements: RequirementResult[]
+}

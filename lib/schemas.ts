@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { isInt64 } from './int64.js'
+import { type JsonValue, JsonNumber, toPlain } from './json.js'
+import { packageRoot } from './package-root.js'
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+export const schemaFiles = {
+  Pet: 'pet.schema.json',
+  NewPet: 'new-pet.schema.json',
+  Pets: 'pets.schema.json',
+  Error: 'error.schema.json',
+  PetStatus: 'pet-status.schema.json',
+} as const
+
+export type SchemaName = keyof typeof schemaFiles
+
+export const schemasDir = join(packageRoot, 'schemas')
+
+type JsonSchema = {
+  $id?: string
+  $ref?: string
+  type?: string
+  format?: string
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+}
+
+function loadSchema(file: string): JsonSchema & { $id: string } {
+  return JSON.parse(readFileSync(join(schemasDir, file), 'utf8'))
+}
+
+const schemasByFile = new Map<string, JsonSchema & { $id: string }>(Object.values(schemaFiles).map((file) => [file, loadSchema(file)]))
+
+export function schemaDocument(name: SchemaName): JsonSchema & { $id: string } {
+  const schema = schemasByFile.get(schemaFiles[name])
+  if (!schema) throw new Error(`schema ${name} not loaded`)
+  return schema
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats(ajv)
+  for (const schema of schemasByFile.values()) ajv.addSchema(schema)
+  return ajv
+}
+
+const ajv = createAjv()
+const validators = new Map<SchemaName, ValidateFunction>()
+
+function validatorFor(name: SchemaName): ValidateFunction {
+  let validate = validators.get(name)
+  if (!validate) {
+    validate = ajv.getSchema(schemaDocument(name).$id)
+    if (!validate) throw new Error(`schema ${name} did not compile`)
+    validators.set(name, validate)
+  }
+  return validate
+}
+
+/** One reason a value does not match a schema, at a JSON Pointer. */
+export interface SchemaViolation {
+  path: string
+  message: string
+}
+
+function describe(error: ErrorObject): SchemaViolation {
+  const path = error.instancePath || '/'
+  if (error.keyword === 'required') {
+    return { path, message: `missing required property '${String(error.params.missingProperty)}'` }
+  }
+  if (error.keyword === 'enum') {
+    return { path, message: `must be one of ${JSON.stringify(error.params.allowedValues)}` }
+  }
+  return { path, message: error.message ?? error.keyword }
+}
+
+/** int64 formats checked on the exact digits, which Ajv (seeing JS numbers) cannot do above 2^53. */
+function int64Violations(schema: JsonSchema, value: JsonValue, path: string): SchemaViolation[] {
+  const resolved = schema.$ref ? schemasByFile.get(schema.$ref) : schema
+  if (!resolved) return []
+  if (resolved.format === 'int64' && value instanceof JsonNumber) {
+    const integer = value.integer
+    return integer !== undefined && !isInt64(integer)
+      ? [{ path: path || '/', message: `${value.text} is outside the int64 range` }]
+      : []
+  }
+  if (resolved.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, JsonValue>
+    return Object.entries(resolved.properties).flatMap(([key, child]) =>
+      key in record ? int64Violations(child, record[key] as JsonValue, `${path}/${key}`) : [],
+    )
+  }
+  if (resolved.items && Array.isArray(value)) {
+    const items = resolved.items
+    return value.flatMap((item, index) => int64Violations(items, item, `${path}/${index}`))
+  }
+  return []
+}
+
+/** Every violation of the named schema by a parsed (lossless) JSON value; empty when it conforms. */
+export function schemaViolations(name: SchemaName, value: JsonValue): SchemaViolation[] {
+  const validate = validatorFor(name)
+  const plainViolations = validate(toPlain(value)) ? [] : (validate.errors ?? []).map(describe)
+  return [...plainViolations, ...int64Violations(schemaDocument(name), value, '')]
+}
+
+export function formatViolations(violations: readonly SchemaViolation[]): string {
+  return violations.map((violation) => `${violation.path} ${violation.message}`).join('; ')
+}

@@ -1,0 +1,29 @@
+/** What the runner hands to the suites (via vitest provide/inject): serialisable settings of one run. */
+import type { Profile } from './config.js'
+
+export interface SuiteContext {
+  baseUrl: string
+  apiKey: string
+  profile: Profile
+  seed: number
+  numRuns: number
+  concurrency: number
+  timeoutMs: number
+  maxBodyBytes: number
+  maxRetries: number
+  maxRetryWaitMs: number
+  caFile: string | undefined
+  insecure: boolean
+  categoryIds: string[]
+  namePrefix: string
+  /** Unique per run, so names of pets created by this run can be told apart. */
+  runId: string
+  /** ISO date the run takes as today. */
+  now: string
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    petstore: SuiteContext
+  }
+}

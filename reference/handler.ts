@@ -1,0 +1,102 @@
+/**
+ * The reference implementation of the Pet Store interface v1: conformant to the spec and to every
+ * decision of the conformance policy (400 for invalid parameters, WWW-Authenticate on 401, exact int64).
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { exactInteger, isInt64 } from '../lib/int64.js'
+import { isJsonObject, type JsonValue, JsonNumber, parseJson, stringifyJson, toPlain } from '../lib/json.js'
+import { schemaViolations } from '../lib/schemas.js'
+import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
+import { type PetStatus, PetStore, type StoredPet } from './pet-store.js'
+
+const STATUSES: readonly string[] = ['available', 'pending', 'sold']
+
+export interface ReferenceOptions {
+  apiKey: string
+  store?: PetStore
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): ServiceResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: stringifyJson(body) }
+}
+
+export function errorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): ServiceResponse {
+  return json(status, { code, message, status }, headers)
+}
+
+export function petBody(pet: StoredPet): Record<string, unknown> {
+  return { ...pet.extra, id: pet.id, name: pet.name, categoryId: pet.categoryId, ...(pet.status ? { status: pet.status } : {}) }
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The Bearer token of an Authorization header (scheme in any letter case, RFC 9110 §11.1), or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+) *$/.exec(header ?? '')
+  return match && match[1]?.toLowerCase() === 'bearer' ? match[2] : undefined
+}
+
+function unauthorized(request: ServiceRequest): ServiceResponse {
+  const challenge = request.headers.authorization === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"'
+  return errorResponse(401, 'unauthorized', 'the API key is missing or invalid', { 'www-authenticate': challenge })
+}
+
+function listPets(store: PetStore, query: URLSearchParams): ServiceResponse {
+  const limitText = query.get('limit')
+  let limit = 20
+  if (limitText !== null) {
+    const value = /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN
+    if (!(value >= 1 && value <= 100)) return errorResponse(400, 'invalid_limit', 'limit must be an integer from 1 to 100')
+    limit = value
+  }
+  const status = query.get('status')
+  if (status !== null && !STATUSES.includes(status)) return errorResponse(400, 'invalid_status', 'status must be one of available, pending, sold')
+  return json(200, store.list({ limit, ...(status !== null ? { status: status as PetStatus } : {}) }).map(petBody))
+}
+
+function createPet(store: PetStore, body: string): ServiceResponse {
+  if (body.trim() === '') return errorResponse(400, 'invalid_body', 'the body is empty')
+  const parsed = parseJson(body)
+  if (!parsed.ok) return errorResponse(400, 'invalid_body', `the body is not JSON: ${parsed.error}`)
+  const violations = schemaViolations('NewPet', parsed.value)
+  if (violations.length > 0) return errorResponse(400, 'invalid_body', violations.map((v) => `${v.path} ${v.message}`).join('; '))
+  const fields = parsed.value as { [key: string]: JsonValue }
+  const { name, categoryId, status, id: _ignoredId, ...extra } = fields
+  const pet = store.add({
+    name: name as string,
+    categoryId: (categoryId as JsonNumber).integer as bigint,
+    ...(typeof status === 'string' ? { status: status as PetStatus } : {}),
+    extra: Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, value instanceof JsonNumber || isJsonObject(value) || Array.isArray(value) ? value : toPlain(value)])),
+  })
+  return json(201, petBody(pet))
+}
+
+function getPet(store: PetStore, petIdText: string): ServiceResponse {
+  const petId = /^-?\d+$/.test(petIdText) ? exactInteger(petIdText) : undefined
+  if (petId === undefined || !isInt64(petId)) return errorResponse(400, 'invalid_pet_id', 'petId must be an int64 integer')
+  const pet = store.get(petId)
+  return pet ? json(200, petBody(pet)) : errorResponse(404, 'not_found', `no pet with id ${petIdText}`)
+}
+
+export function createReferenceHandler(options: ReferenceOptions): Handler {
+  const store = options.store ?? new PetStore()
+  return async (request) => {
+    const token = bearerToken(request.headers.authorization)
+    if (token === undefined || !sameSecret(token, options.apiKey)) return unauthorized(request)
+    if (request.path === '/pets') {
+      if (request.method === 'GET') return listPets(store, request.query)
+      if (request.method === 'POST') return createPet(store, request.body)
+      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets`, { allow: 'GET, POST' })
+    }
+    const match = /^\/pets\/([^/]+)$/.exec(request.path)
+    if (match?.[1] !== undefined) {
+      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets/{petId}`, { allow: 'GET' })
+      return getPet(store, decodeURIComponent(match[1]))
+    }
+    return errorResponse(404, 'not_found', `no operation at ${request.path}`)
+  }
+}

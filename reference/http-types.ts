@@ -1,0 +1,21 @@
+/** The reference implementation as a function of requests, so variants can wrap it without a socket. */
+
+export interface ServiceRequest {
+  method: string
+  /** Path below the base path (e.g. `/pets/3`), without the query. */
+  path: string
+  query: URLSearchParams
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>
+  body: string
+}
+
+export interface ServiceResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** How the HTTP layer sends the body; look-alike variants change it. */
+  delivery?: { chunked?: boolean; closeConnection?: boolean; delayMs?: number }
+}
+
+export type Handler = (request: ServiceRequest) => Promise<ServiceResponse>

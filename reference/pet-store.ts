@@ -1,0 +1,57 @@
+/** The reference's in-memory store: pets in creation order, ids assigned by the service, int64 kept exact. */
+
+export type PetStatus = 'available' | 'pending' | 'sold'
+
+export interface StoredPet {
+  id: bigint
+  name: string
+  categoryId: bigint
+  status?: PetStatus
+  /** Extra properties sent at creation; the schemas are open, so the reference keeps them. */
+  extra: Record<string, unknown>
+}
+
+export class PetStore {
+  private readonly pets = new Map<bigint, StoredPet>()
+  private nextId: bigint
+
+  constructor(firstId = 1n) {
+    this.nextId = firstId
+  }
+
+  add(pet: Omit<StoredPet, 'id'>): StoredPet {
+    const stored = { ...pet, id: this.nextId }
+    this.nextId += 1n
+    this.pets.set(stored.id, stored)
+    return stored
+  }
+
+  get(id: bigint): StoredPet | undefined {
+    return this.pets.get(id)
+  }
+
+  list(filter: { status?: PetStatus; limit: number }): StoredPet[] {
+    const matching: StoredPet[] = []
+    for (const pet of this.pets.values()) {
+      if (filter.status !== undefined && pet.status !== filter.status) continue
+      matching.push(pet)
+      if (matching.length >= filter.limit) break
+    }
+    return matching
+  }
+
+  get size(): number {
+    return this.pets.size
+  }
+}
+
+/** A store holding `count` pets with statuses in turn (and every seventh without one), for smoke runs. */
+export function populatedStore(count: number, firstId = 1n): PetStore {
+  const store = new PetStore(firstId)
+  const statuses: Array<PetStatus | undefined> = ['available', 'pending', 'sold']
+  for (let index = 0; index < count; index++) {
+    const status = index % 7 === 6 ? undefined : statuses[index % 3]
+    store.add({ name: `pet ${index + 1}`, categoryId: BigInt(index % 5), ...(status ? { status } : {}), extra: {} })
+  }
+  return store
+}

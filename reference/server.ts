@@ -1,0 +1,81 @@
+/** The HTTP side of the reference (and of its variants): node:http on a loopback port the OS picks. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { errorResponse } from './handler.js'
+import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
+
+export const BASE_PATH = '/v1'
+const MAX_REQUEST_BYTES = 1024 * 1024
+
+export interface RunningServer {
+  baseUrl: string
+  /** Method and path (with query) of every request received, in order. */
+  requests: Array<{ method: string; url: string }>
+  close(): Promise<void>
+}
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length
+    if (size > MAX_REQUEST_BYTES) return undefined
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+async function write(response: ServerResponse, answer: ServiceResponse): Promise<void> {
+  const delivery = answer.delivery ?? {}
+  if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
+  const headers: Record<string, string> = { ...answer.headers }
+  if (delivery.closeConnection) headers.connection = 'close'
+  if (!delivery.chunked) headers['content-length'] = String(Buffer.byteLength(answer.body))
+  response.writeHead(answer.status, headers)
+  if (delivery.chunked) {
+    const middle = Math.floor(answer.body.length / 2)
+    response.write(answer.body.slice(0, middle))
+    response.end(answer.body.slice(middle))
+  } else {
+    response.end(answer.body)
+  }
+}
+
+export async function startServer(handler: Handler, host = '127.0.0.1'): Promise<RunningServer> {
+  const requests: RunningServer['requests'] = []
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://reference.invalid')
+    requests.push({ method: request.method ?? '', url: `${url.pathname}${url.search}` })
+    try {
+      const body = await readBody(request)
+      if (body === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
+      if (!url.pathname.startsWith(`${BASE_PATH}/`)) return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
+      const serviceRequest: ServiceRequest = {
+        method: request.method ?? 'GET',
+        path: url.pathname.slice(BASE_PATH.length),
+        query: url.searchParams,
+        headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+        body,
+      }
+      await write(response, await handler(serviceRequest))
+    } catch (error) {
+      if (!response.headersSent) await write(response, errorResponse(500, 'internal', error instanceof Error ? error.message : String(error)))
+      else response.destroy()
+    }
+  })
+  server.keepAliveTimeout = 5_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, host, resolve)
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `http://${host}:${port}${BASE_PATH}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

@@ -1,0 +1,31 @@
+/** Each operation sent with a chosen Authorization, for the auth checks that hold on every operation. */
+import type { Check } from '../../lib/check.js'
+import type { Authorization, Operation, OperationExchange } from '../../lib/petstore-api.js'
+import { categoryId, knownIds, requireGetPetInService } from '../fixtures.js'
+
+export type SendWith = (check: Check, authorization: Authorization) => Promise<OperationExchange>
+
+export const OPERATIONS: Record<Operation, SendWith> = {
+  listPets: (check, authorization) => check.api.listPets({}, authorization),
+  getPet: async (check, authorization) => {
+    requireGetPetInService(check)
+    const [id] = knownIds(await check.survey(), 1)
+    return check.api.getPet(id ?? 1n, authorization)
+  },
+  // A valid body: were auth skipped, the pet would be created, so it is only sent when writes are allowed.
+  createPet: (check, authorization) => {
+    check.requireWrites()
+    return check.api.createPet({ json: { name: check.petName('auth'), categoryId: categoryId(check), status: 'sold' } }, authorization)
+  },
+}
+
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as Operation[]
+
+export interface Credential {
+  label: string
+  authorization: Authorization
+}
+
+export function everyOperation<T extends Credential>(credentials: T[]): Array<T & { operation: Operation }> {
+  return OPERATION_NAMES.flatMap((operation) => credentials.map((credential) => ({ ...credential, operation })))
+}

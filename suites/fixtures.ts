@@ -1,0 +1,35 @@
+/** Values the suites share: category ids to create with, names, ids that cannot exist, date rules. */
+import { GET_PET_REMOVAL } from '../lib/catalogue.js'
+import type { Check } from '../lib/check.js'
+import { INT64_MAX } from '../lib/int64.js'
+import type { StoreSurvey } from '../lib/store-survey.js'
+
+/** A category id to create pets with: the first configured one, or 1. */
+export function categoryId(check: Check): bigint {
+  return BigInt(check.context.categoryIds[0] ?? '1')
+}
+
+/** Candidate ids for "does not exist": the top of int64, unless the store is known to hold them. */
+export function unknownIdCandidates(survey: StoreSurvey): bigint[] {
+  return [INT64_MAX, INT64_MAX - 1n, INT64_MAX - 7n].filter((id) => !survey.pets.has(id))
+}
+
+/** Up to `count` ids of pets the store is known to hold, spread over what the survey saw. */
+export function knownIds(survey: StoreSurvey, count: number): bigint[] {
+  const ids = [...survey.pets.keys()]
+  if (ids.length <= count) return ids
+  const step = ids.length / count
+  return Array.from({ length: count }, (_, index) => ids[Math.floor(index * step)] as bigint)
+}
+
+export function getPetRemoved(check: Check): boolean {
+  return check.now.getTime() >= GET_PET_REMOVAL.getTime()
+}
+
+/** getPet checks inside other areas stop being decisive once the operation may be gone. */
+export function requireGetPetInService(check: Check): void {
+  check.require(!getPetRemoved(check), 'GET /pets/{petId} is past its removal date (2030-12-05) and may be gone')
+}
+
+/** The policy allows any 4xx with an Error body, or 200 with a Pets body, for an invalid list parameter. */
+export const CLIENT_ERROR_OR_OK = [200, ...Array.from({ length: 100 }, (_, index) => 400 + index)]
