@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { startVitest } from 'vitest/node'
+import { createVitest } from 'vitest/node'
 import { GET_PET_REMOVAL } from '../lib/catalogue.js'
 import type { Config } from '../lib/config.js'
 import { HttpClient } from '../lib/http-client.js'
@@ -33,8 +33,8 @@ function daysBetween(from: Date, to: Date): number {
 /** Requirement filter → a vitest test-name pattern over the `[id]` prefix of titles. */
 function testNamePattern(filter: readonly string[]): RegExp | undefined {
   if (filter.length === 0) return undefined
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return new RegExp(`^\\[(${filter.map((entry) => (entry.endsWith('/') ? `${escape(entry)}[^\\]]*` : `${escape(entry)}(/[^\\]]*)?`)).join('|')})\\]`)
+  const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^\\[(${filter.map((entry) => (entry.endsWith('/') ? `${escapeRegExp(entry)}[^\\]]*` : `${escapeRegExp(entry)}(/[^\\]]*)?`)).join('|')})\\]`)
 }
 
 export async function runConformance(config: Config, io: RunIo): Promise<number> {
@@ -56,7 +56,9 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
     out(`Seed:    ${config.seed} (replay with --seed ${config.seed})`)
     const daysLeft = daysBetween(now, GET_PET_REMOVAL)
-    out(`Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} days before its removal on 2030-12-05 (its requirements are MUST)` : 'is past its removal date: its requirements are INFO'}`)
+    out(
+      `Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} days before its removal on 2030-12-05 (its requirements are MUST)` : 'is past its removal date: its requirements are INFO'}`,
+    )
     if (!new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1')) err(`WARNING: the base URL does not end with the version segment /v1 (spec, Versioning 2)`)
     if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
 
@@ -94,9 +96,8 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     }
     const collector = new CheckCollector()
     const pattern = testNamePattern(config.requirementFilter)
-    const vitest = await startVitest(
+    const vitest = await createVitest(
       'test',
-      [],
       {
         watch: false,
         config: false,
@@ -116,7 +117,22 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
       },
       { logLevel: 'silent', cacheDir: join(packageRoot, 'node_modules', '.vite-conformance') },
     )
-    await vitest.close()
+    // The whole-run deadline: cancel what is left, then judge and report what finished.
+    let deadlineHit = false
+    const deadline = setTimeout(
+      () => {
+        deadlineHit = true
+        void vitest.cancelCurrentRun('keyboard-input')
+      },
+      Math.max(0, config.deadlineMs - (Date.now() - started)),
+    )
+    try {
+      await vitest.start()
+    } finally {
+      clearTimeout(deadline)
+      await vitest.close()
+    }
+    if (deadlineHit) collector.harnessErrors.push(`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then have no verdict`)
 
     const requirements = judgeAll(collector.reports, now, config.requirementFilter)
     const harnessFailed = collector.harnessErrors.length > 0

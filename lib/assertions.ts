@@ -5,8 +5,8 @@
  */
 import type { Exchange, RecordedResponse } from './http-client.js'
 import { responseJson } from './http-client.js'
-import { isJsonObject, type JsonValue, JsonNumber, stringifyJson } from './json.js'
-import { formatViolations, schemaViolations } from './schemas.js'
+import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from './json.js'
+import { formatViolations, type SchemaName, schemaViolations } from './schemas.js'
 
 export class ConformanceFailure extends Error {
   override name = 'ConformanceFailure'
@@ -93,6 +93,18 @@ export class Assertions {
     return body as PetObject
   }
 
+  /** The body is valid against the named schema (int64 checked on the exact digits). */
+  matchesSchema(exchange: Exchange, schema: SchemaName): void {
+    const body = this.json(exchange)
+    const violations = schemaViolations(schema, body)
+    this.that(violations.length === 0, `the body is not a valid ${schema}: ${formatViolations(violations)}`, {
+      exchange,
+      expected: `a ${schema} body`,
+      actual: describeAnswer(exchange),
+      schemaErrors: violations.map((violation) => `${violation.path} ${violation.message}`),
+    })
+  }
+
   /** The answer is an error with one of `statuses`, a valid Error body, and a `status` field equal to the HTTP status. */
   errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer'): RecordedResponse {
     const response = this.status(exchange, statuses, what)
@@ -105,11 +117,15 @@ export class Assertions {
       schemaErrors: violations.map((violation) => `${violation.path} ${violation.message}`),
     })
     const status = (body as PetObject).status
-    this.that(status instanceof JsonNumber && status.integer === BigInt(response.status), `the Error status ${stringifyJson(status)} differs from the HTTP status ${response.status}`, {
-      exchange,
-      expected: `status ${response.status}`,
-      actual: stringifyJson(status),
-    })
+    this.that(
+      status instanceof JsonNumber && status.integer === BigInt(response.status),
+      `the Error status ${stringifyJson(status)} differs from the HTTP status ${response.status}`,
+      {
+        exchange,
+        expected: `status ${response.status}`,
+        actual: stringifyJson(status),
+      },
+    )
     return response
   }
 }

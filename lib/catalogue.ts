@@ -71,8 +71,7 @@ export const catalogue = {
     title: 'limit outside 1..100 or not an integer: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
     specText: 'limit: integer, minimum 1, maximum 100. listPets lists no 400.',
     source: POLICY,
-    decision:
-      'MUST: no 5xx, no more than 100 items, and the answer is either a 4xx with a valid Error body (its status equal to the HTTP status) or 200 with a valid Pets body.',
+    decision: 'MUST: no 5xx, no more than 100 items, and the answer is either a 4xx with a valid Error body (its status equal to the HTTP status) or 200 with a valid Pets body.',
   }),
   'listPets/limit-out-of-range-400': should({
     title: 'limit outside 1..100 or not an integer is answered 400 with an Error body',
@@ -150,8 +149,7 @@ export const catalogue = {
   }),
   'createPet/invalid-body-400': must({
     title: 'an invalid NewPet body is answered exactly 400 (not 422) with an Error body',
-    specText:
-      'Errors: `400` (Error body; body is missing required fields or contains invalid values).',
+    specText: 'Errors: `400` (Error body; body is missing required fields or contains invalid values).',
     source: CREATE,
     decision:
       'Exactly 400. Covers missing or wrongly typed name/categoryId, categoryId not an integer or outside int64, status outside the enum, a body that is not a JSON object, malformed JSON, an empty body.',

@@ -61,7 +61,12 @@ export const options = {
   strict: { flag: 'strict', env: 'PETSTORE_STRICT', kind: 'boolean', description: 'SHOULD warnings also make the run non-conformant' },
   reportDir: { flag: 'report-dir', env: 'PETSTORE_REPORT_DIR', kind: 'string', description: 'where reports are written (default reports/)' },
   seed: { flag: 'seed', env: 'PETSTORE_SEED', kind: 'string', description: 'seed of generated cases (default: random, printed)' },
-  requirementFilter: { flag: 'requirements', env: 'PETSTORE_REQUIREMENTS', kind: 'string', description: 'comma-separated requirement ids or prefixes to run (e.g. auth/,listPets/limit-caps-size)' },
+  requirementFilter: {
+    flag: 'requirements',
+    env: 'PETSTORE_REQUIREMENTS',
+    kind: 'string',
+    description: 'comma-separated requirement ids or prefixes to run (e.g. auth/,listPets/limit-caps-size)',
+  },
   numRuns: { flag: 'num-runs', env: 'PETSTORE_NUM_RUNS', kind: 'string', description: 'generated cases per property (default 30)' },
   concurrency: { flag: 'concurrency', env: 'PETSTORE_CONCURRENCY', kind: 'string', description: 'requests in flight at once (default 8)' },
   timeoutMs: { flag: 'timeout-ms', env: 'PETSTORE_TIMEOUT_MS', kind: 'string', description: 'timeout of one request in ms (default 10000)' },

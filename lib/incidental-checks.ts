@@ -50,13 +50,19 @@ export function incidentalResults(exchange: OperationExchange): IncidentalResult
     return results
   }
   const violations = schemaViolations(schema, parsed.value)
-  results.push(violations.length === 0 ? { requirementId, ok: true } : { requirementId, ok: false, message: `the ${status} body is not a valid ${schema}: ${formatViolations(violations)}` })
+  results.push(
+    violations.length === 0 ? { requirementId, ok: true } : { requirementId, ok: false, message: `the ${status} body is not a valid ${schema}: ${formatViolations(violations)}` },
+  )
 
   if (isClientError && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value) && !(parsed.value instanceof JsonNumber)) {
     const errorStatus = (parsed.value as Record<string, unknown>).status
     if (errorStatus instanceof JsonNumber) {
       const same = errorStatus.integer === BigInt(status)
-      results.push(same ? { requirementId: 'errors/status-matches-http', ok: true } : { requirementId: 'errors/status-matches-http', ok: false, message: `Error status ${errorStatus.text} on a ${status} answer` })
+      results.push(
+        same
+          ? { requirementId: 'errors/status-matches-http', ok: true }
+          : { requirementId: 'errors/status-matches-http', ok: false, message: `Error status ${errorStatus.text} on a ${status} answer` },
+      )
     }
   }
   return results

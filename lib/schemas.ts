@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { isInt64 } from './int64.js'
-import { type JsonValue, JsonNumber, toPlain } from './json.js'
+import { JsonNumber, type JsonValue, toPlain } from './json.js'
 import { packageRoot } from './package-root.js'
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
@@ -85,15 +85,11 @@ function int64Violations(schema: JsonSchema, value: JsonValue, path: string): Sc
   if (!resolved) return []
   if (resolved.format === 'int64' && value instanceof JsonNumber) {
     const integer = value.integer
-    return integer !== undefined && !isInt64(integer)
-      ? [{ path: path || '/', message: `${value.text} is outside the int64 range` }]
-      : []
+    return integer !== undefined && !isInt64(integer) ? [{ path: path || '/', message: `${value.text} is outside the int64 range` }] : []
   }
   if (resolved.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, JsonValue>
-    return Object.entries(resolved.properties).flatMap(([key, child]) =>
-      key in record ? int64Violations(child, record[key] as JsonValue, `${path}/${key}`) : [],
-    )
+    return Object.entries(resolved.properties).flatMap(([key, child]) => (key in record ? int64Violations(child, record[key] as JsonValue, `${path}/${key}`) : []))
   }
   if (resolved.items && Array.isArray(value)) {
     const items = resolved.items

@@ -70,7 +70,9 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
   const result = { ...base, checks: passes + failures.length, failedChecks: failures.length, reasons, failures: failures.slice(0, FAILURES_KEPT), observations, harnessErrors }
   if (level === 'INFO') {
     const notes = [...observations, ...failures.map((failure) => `recorded: ${failure.message}`)]
-    return notes.length > 0 || passes > 0 ? { ...result, observations: notes, verdict: 'info' } : { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['nothing was recorded'] }
+    return notes.length > 0 || passes > 0
+      ? { ...result, observations: notes, verdict: 'info' }
+      : { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['nothing was recorded'] }
   }
   if (failures.length > 0) return { ...result, verdict: level === 'MUST' ? 'fail' : 'warn' }
   if (harnessErrors.length > 0) return { ...result, verdict: 'inconclusive', reasons: [...reasons, 'a check stopped on a harness error'] }

@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import { exactInteger, isInt64 } from '../lib/int64.js'
-import { isJsonObject, type JsonValue, JsonNumber, parseJson, stringifyJson, toPlain } from '../lib/json.js'
+import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson, toPlain } from '../lib/json.js'
 import { schemaViolations } from '../lib/schemas.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 import { type PetStatus, PetStore, type StoredPet } from './pet-store.js'
@@ -70,7 +70,9 @@ function createPet(store: PetStore, body: string): ServiceResponse {
     name: name as string,
     categoryId: (categoryId as JsonNumber).integer as bigint,
     ...(typeof status === 'string' ? { status: status as PetStatus } : {}),
-    extra: Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, value instanceof JsonNumber || isJsonObject(value) || Array.isArray(value) ? value : toPlain(value)])),
+    extra: Object.fromEntries(
+      Object.entries(extra).map(([key, value]) => [key, value instanceof JsonNumber || isJsonObject(value) || Array.isArray(value) ? value : toPlain(value)]),
+    ),
   })
   return json(201, petBody(pet))
 }

@@ -18,7 +18,9 @@ function detail(result: RequirementResult): string {
     case 'warn': {
       const first = result.failures[0]
       const more = result.failedChecks > 1 ? ` (+${result.failedChecks - 1} more)` : ''
-      return first ? `\n      ${first.message}${more}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}` : ''
+      return first
+        ? `\n      ${first.message}${more}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}`
+        : ''
     }
     case 'inconclusive':
       return `\n      ${result.reasons.join('; ')}`

@@ -2,14 +2,15 @@
 import type { RequirementResult } from '../verdicts.js'
 import type { RunResult } from './run-result.js'
 
+/** XML 1.0 allows tab, line feed, carriage return and the characters from U+0020 on, less surrogates and U+FFFE/U+FFFF. */
+function isXmlCharacter(character: string): boolean {
+  const code = character.codePointAt(0) ?? 0
+  return code === 0x09 || code === 0x0a || code === 0x0d || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000
+}
+
 function xml(text: string): string {
   // Characters XML 1.0 cannot carry at all are dropped; the rest are escaped.
-  return text
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
+  return [...text].filter(isXmlCharacter).join('').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
 function failureText(result: RequirementResult): string {

@@ -31,7 +31,12 @@ export const INVALID_BODIES: InvalidBody[] = [
   { rule: 'categoryId is a numeric string', body: (_c, m) => json({ name: m.name, categoryId: String(m.categoryId), status: 'pending' }), findBy: 'name', listStatus: 'pending' },
   { rule: 'categoryId is fractional', body: (_c, m) => json({ name: m.name, categoryId: new JsonNumber('1.5'), status: 'pending' }), findBy: 'name', listStatus: 'pending' },
   { rule: 'categoryId is 2^63 (just above int64)', body: (_c, m) => json({ name: m.name, categoryId: 2n ** 63n, status: 'pending' }), findBy: 'name', listStatus: 'pending' },
-  { rule: 'categoryId is -2^63-1 (just below int64)', body: (_c, m) => json({ name: m.name, categoryId: -(2n ** 63n) - 1n, status: 'pending' }), findBy: 'name', listStatus: 'pending' },
+  {
+    rule: 'categoryId is -2^63-1 (just below int64)',
+    body: (_c, m) => json({ name: m.name, categoryId: -(2n ** 63n) - 1n, status: 'pending' }),
+    findBy: 'name',
+    listStatus: 'pending',
+  },
   { rule: 'categoryId is a boolean', body: (_c, m) => json({ name: m.name, categoryId: true, status: 'pending' }), findBy: 'name', listStatus: 'pending' },
   { rule: 'categoryId is null', body: (_c, m) => json({ name: m.name, categoryId: null, status: 'pending' }), findBy: 'name', listStatus: 'pending' },
   { rule: 'status outside the enum', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: 'adopted' }), findBy: 'name' },

@@ -37,6 +37,9 @@ describe('createPet: an invalid NewPet', () => {
       expected: 'no pet carrying the refused body’s marker',
       actual: `pet ${stored?.id}`,
     })
-    check.require(list.response?.status === 200 && pets.length < 100, `the list that would show the pet holds ${pets.length} pets (status ${list.response?.status}), so it may be incomplete`)
+    check.require(
+      list.response?.status === 200 && pets.length < 100,
+      `the list that would show the pet holds ${pets.length} pets (status ${list.response?.status}), so it may be incomplete`,
+    )
   })
 })

@@ -13,7 +13,22 @@ describe('getPet: one pet by id', () => {
       const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
       check.expect.status(exchange, 200, `GET /pets/${id}`)
       const pet = check.expect.petObject(exchange)
-      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, { exchange, expected: `id ${id}`, actual: stringifyJson(pet.id) })
+      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
+        exchange,
+        expected: `id ${id}`,
+        actual: stringifyJson(pet.id),
+      })
+    }
+  })
+
+  test('[getPet/body-schema] GET /pets/{id} of pets the list shows is a valid Pet', async ({ check }) => {
+    const survey = await check.survey()
+    const ids = knownIds(survey, 3)
+    check.require(ids.length > 0, 'the store is empty: no pet to get')
+    for (const id of ids) {
+      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+      check.expect.status(exchange, 200, `GET /pets/${id}`)
+      check.expect.matchesSchema(exchange, 'Pet')
     }
   })
 

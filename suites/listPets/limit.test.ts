@@ -3,7 +3,6 @@ import { CLIENT_ERROR_OR_OK } from '../fixtures.js'
 
 const OUT_OF_RANGE_LIMITS = ['0', '-1', '101', 'abc', '1.5']
 
-
 describe('listPets: the limit parameter', () => {
   test('[listPets/limit-default-20] without limit, at most 20 pets are returned', async ({ check }) => {
     const survey = await check.survey()
@@ -48,7 +47,11 @@ describe('listPets: the limit parameter', () => {
       return
     }
     const pets = check.expect.petArray(exchange)
-    check.expect.that(pets.length <= 100, `limit=${limit} returned ${pets.length} pets, more than the maximum 100`, { exchange, expected: 'at most 100 pets', actual: `${pets.length} pets` })
+    check.expect.that(pets.length <= 100, `limit=${limit} returned ${pets.length} pets, more than the maximum 100`, {
+      exchange,
+      expected: 'at most 100 pets',
+      actual: `${pets.length} pets`,
+    })
     const survey = await check.survey()
     check.require(survey.lowerBound >= 101, `limit=${limit} was answered 200; the store is known to hold ${survey.lowerBound} pets, 101 are needed to show the maximum holds`)
   })

@@ -16,7 +16,10 @@ describe('listPets: the status filter', () => {
     check.expect.that(others.length === 0, `status=${status} listed ${others.length} pets of another status`, {
       exchange,
       expected: `only pets with status "${status}"`,
-      actual: others.slice(0, 5).map((pet) => stringifyJson(pet)).join(', '),
+      actual: others
+        .slice(0, 5)
+        .map((pet) => stringifyJson(pet))
+        .join(', '),
     })
     const otherKnown = [...survey.pets.values()].filter((pet) => pet.status !== status).length
     check.require(otherKnown > 0, `no pet of another status is known in the store, so an ignored filter would look the same`)
@@ -38,11 +41,15 @@ describe('listPets: the status filter', () => {
       check.require(current === status, `pet ${missing[0]} no longer has status ${status}`)
       const again = await check.api.listPets({ status, limit: 100 })
       const listedAgain = listedPets(again).map((pet) => pet.id)
-      check.expect.that(listedAgain.includes(missing[0] as bigint) || listedAgain.length >= 100, `pet ${missing[0]} has status ${status} but status=${status}&limit=100 (${listedAgain.length} pets) does not list it`, {
-        exchange: again,
-        expected: `pet ${missing[0]} in the list`,
-        actual: `ids ${listedAgain.slice(0, 20).join(', ')}`,
-      })
+      check.expect.that(
+        listedAgain.includes(missing[0] as bigint) || listedAgain.length >= 100,
+        `pet ${missing[0]} has status ${status} but status=${status}&limit=100 (${listedAgain.length} pets) does not list it`,
+        {
+          exchange: again,
+          expected: `pet ${missing[0]} in the list`,
+          actual: `ids ${listedAgain.slice(0, 20).join(', ')}`,
+        },
+      )
     } else {
       check.expect.that(true, 'every pet seen is listed')
     }

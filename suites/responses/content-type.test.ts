@@ -17,10 +17,14 @@ describe('responses: JSON answers', () => {
   test('[responses/no-server-error] the store survey is answered without a 5xx', async ({ check }) => {
     const survey = await check.survey()
     for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) {
-      check.expect.that(exchange.response !== undefined && exchange.response.status < 500, `${exchange.request.url} answered ${exchange.response?.status ?? exchange.failure?.message}`, {
-        exchange,
-        expected: 'no 5xx',
-      })
+      check.expect.that(
+        exchange.response !== undefined && exchange.response.status < 500,
+        `${exchange.request.url} answered ${exchange.response?.status ?? exchange.failure?.message}`,
+        {
+          exchange,
+          expected: 'no 5xx',
+        },
+      )
     }
   })
 })

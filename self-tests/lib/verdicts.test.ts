@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest'
+import { requirement } from '../../lib/catalogue.js'
+import type { CheckReport } from '../../lib/check-result.js'
+import { exitCodeOf, judge } from '../../lib/verdicts.js'
+
+const today = new Date('2026-11-21T00:00:00Z')
+
+function report(requirementId: string, outcome: CheckReport['outcome'], extra: Partial<CheckReport> = {}): CheckReport {
+  return { requirementId, outcome, observations: [], incidental: [], exchangeIds: [], assertions: 1, ...extra }
+}
+
+describe('verdicts follow policy §1', () => {
+  test('pass needs at least one decisive check; only inconclusive checks stay inconclusive', () => {
+    const req = requirement('listPets/limit-default-20')
+    expect(judge(req, [report(req.id, 'inconclusive', { reason: 'store too small' })], today, []).verdict).toBe('inconclusive')
+    expect(judge(req, [report(req.id, 'inconclusive'), report(req.id, 'pass')], today, []).verdict).toBe('pass')
+    expect(judge(req, [], today, []).verdict).toBe('inconclusive')
+  })
+
+  test('a failed MUST is fail, a failed SHOULD is warn', () => {
+    const failure = { message: 'x', evidence: [] }
+    expect(judge(requirement('listPets/limit-caps-size'), [report('listPets/limit-caps-size', 'fail', { failure })], today, []).verdict).toBe('fail')
+    expect(judge(requirement('auth/www-authenticate'), [report('auth/www-authenticate', 'fail', { failure })], today, []).verdict).toBe('warn')
+  })
+
+  test('findings on a shared exchange count once, whichever checks recorded it', () => {
+    const finding = { requirementId: 'errors/body-schema', exchangeId: 7, ok: false, message: 'no status' }
+    const result = judge(
+      requirement('errors/body-schema'),
+      [report('auth/missing-key-401', 'pass', { incidental: [finding] }), report('errors/body-schema', 'pass', { incidental: [finding] })],
+      today,
+      [],
+    )
+    expect(result.verdict).toBe('fail')
+    expect(result.failedChecks).toBe(1)
+  })
+
+  test('a harness error never passes', () => {
+    const result = judge(requirement('listPets/returns-pets'), [report('listPets/returns-pets', 'error', { reason: 'TypeError' })], today, [])
+    expect(result.verdict).toBe('inconclusive')
+    expect(exitCodeOf([result], false, false)).toBe(3)
+  })
+
+  test('getPet requirements are MUST before 2030-12-05 and INFO from that day on', () => {
+    const failure = { message: 'gone', evidence: [] }
+    const reports = [report('getPet/returns-pet', 'fail', { failure })]
+    expect(judge(requirement('getPet/returns-pet'), reports, new Date('2030-12-04T23:59:59Z'), []).verdict).toBe('fail')
+    const after = judge(requirement('getPet/returns-pet'), reports, new Date('2030-12-05T00:00:00Z'), [])
+    expect([after.level, after.verdict]).toEqual(['INFO', 'info'])
+  })
+
+  test('a requirement outside the filter is skipped; an untestable one is listed as such', () => {
+    expect(judge(requirement('listPets/returns-pets'), [], today, ['auth/']).verdict).toBe('skipped')
+    expect(judge(requirement('scope/events'), [], today, []).verdict).toBe('untestable')
+  })
+
+  test('exit codes: 1 on a MUST failure, and on a SHOULD warning only when strict', () => {
+    const warn = judge(requirement('auth/www-authenticate'), [report('auth/www-authenticate', 'fail', { failure: { message: 'x', evidence: [] } })], today, [])
+    expect(exitCodeOf([warn], false, false)).toBe(0)
+    expect(exitCodeOf([warn], true, false)).toBe(1)
+  })
+})
