@@ -1,16 +1,21 @@
+import type { Check } from '../../lib/check.js'
 import { describe, test } from '../../lib/check.js'
 import { integerField, stringifyJson } from '../../lib/json.js'
 import { knownIds, unknownIdCandidates } from '../fixtures.js'
 
 const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
 
+/** GET /pets/{id} of up to three pets the survey saw, each sent once per run. */
+async function getKnownPets(check: Check) {
+  const survey = await check.survey()
+  const ids = knownIds(survey, 3)
+  check.require(ids.length > 0, 'the store is empty: no pet to get')
+  return Promise.all(ids.map(async (id) => ({ id, listed: survey.pets.get(id), exchange: await check.shared(`get:${id}`, (api) => api.getPet(id)) })))
+}
+
 describe('getPet: one pet by id', () => {
   test('[getPet/returns-pet] GET /pets/{id} of pets the list shows is answered 200 with that pet', async ({ check }) => {
-    const survey = await check.survey()
-    const ids = knownIds(survey, 3)
-    check.require(ids.length > 0, 'the store is empty: no pet to get')
-    for (const id of ids) {
-      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+    for (const { id, exchange } of await getKnownPets(check)) {
       check.expect.status(exchange, 200, `GET /pets/${id}`)
       const pet = check.expect.petObject(exchange)
       check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
@@ -22,23 +27,14 @@ describe('getPet: one pet by id', () => {
   })
 
   test('[getPet/body-schema] GET /pets/{id} of pets the list shows is a valid Pet', async ({ check }) => {
-    const survey = await check.survey()
-    const ids = knownIds(survey, 3)
-    check.require(ids.length > 0, 'the store is empty: no pet to get')
-    for (const id of ids) {
-      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+    for (const { id, exchange } of await getKnownPets(check)) {
       check.expect.status(exchange, 200, `GET /pets/${id}`)
       check.expect.matchesSchema(exchange, 'Pet')
     }
   })
 
   test('[getPet/matches-listed-pet] GET /pets/{id} shows the same name and categoryId as the list', async ({ check }) => {
-    const survey = await check.survey()
-    const ids = knownIds(survey, 3)
-    check.require(ids.length > 0, 'the store is empty: no pet to compare')
-    for (const id of ids) {
-      const listed = survey.pets.get(id)
-      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+    for (const { id, listed, exchange } of await getKnownPets(check)) {
       check.require(exchange.response?.status === 200, `GET /pets/${id} was not answered 200 (see getPet/returns-pet)`)
       const pet = check.expect.petObject(exchange)
       check.expect.that(pet.name === listed?.name && integerField(pet.categoryId) === listed?.categoryId, `pet ${id} differs between GET /pets/{id} and GET /pets`, {
