@@ -106,8 +106,6 @@ export class HttpClient {
   private readonly dispatcher: EnvHttpProxyAgent
   private readonly semaphore: Semaphore
   private readonly base: URL
-  /** Every rate-limited answer seen, for the limits/rate-limits record. */
-  readonly rateLimited: Array<{ url: string; status: number; retryAfter: string | undefined }> = []
   requestCount = 0
 
   constructor(readonly options: HttpClientOptions) {
@@ -122,10 +120,6 @@ export class HttpClient {
     })
     this.semaphore = new Semaphore(options.concurrency)
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
-  }
-
-  get peakConcurrency(): number {
-    return this.semaphore.peak
   }
 
   url(path: string): string {
@@ -148,9 +142,6 @@ export class HttpClient {
       if ('response' in outcome) {
         const { response } = outcome
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined
-        if (response.status === 429 || (response.status === 503 && wait !== undefined)) {
-          this.rateLimited.push({ url: recorded.url, status: response.status, retryAfter: response.headers['retry-after'] })
-        }
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retries.push({ status: response.status, waitedMs: wait })

@@ -13,6 +13,7 @@ describe('listPets: the list', () => {
     const survey = await check.survey()
     for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) {
       check.expect.status(exchange, 200, exchange.request.url)
+      check.expect.matchesSchema(exchange, 'Pets')
     }
   })
 
