@@ -30,11 +30,11 @@ function daysBetween(from: Date, to: Date): number {
   return Math.ceil((to.getTime() - from.getTime()) / 86_400_000)
 }
 
-/** Requirement filter → a vitest test-name pattern over the `[id]` prefix of titles. */
+/** Requirement filter → a vitest test-name pattern over the `[id]` of titles (vitest matches the full name, describe blocks included). */
 function testNamePattern(filter: readonly string[]): RegExp | undefined {
   if (filter.length === 0) return undefined
   const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return new RegExp(`^\\[(${filter.map((entry) => (entry.endsWith('/') ? `${escapeRegExp(entry)}[^\\]]*` : `${escapeRegExp(entry)}(/[^\\]]*)?`)).join('|')})\\]`)
+  return new RegExp(`\\[(${filter.map((entry) => (entry.endsWith('/') ? `${escapeRegExp(entry)}[^\\]]*` : `${escapeRegExp(entry)}(/[^\\]]*)?`)).join('|')})\\]`)
 }
 
 export async function runConformance(config: Config, io: RunIo): Promise<number> {
@@ -57,9 +57,12 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     out(`Seed:    ${config.seed} (replay with --seed ${config.seed})`)
     const daysLeft = daysBetween(now, GET_PET_REMOVAL)
     out(
-      `Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} days before its removal on 2030-12-05 (its requirements are MUST)` : 'is past its removal date: its requirements are INFO'}`,
+      `Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} ${daysLeft === 1 ? 'day' : 'days'} before its removal on 2030-12-05 (its requirements are MUST)` : 'reached its removal date 2030-12-05: its requirements are INFO'}`,
     )
     if (!new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1')) err(`WARNING: the base URL does not end with the version segment /v1 (spec, Versioning 2)`)
+    if (config.apiKey !== undefined && config.apiKey.length < 12) {
+      err(`WARNING: the API key has only ${config.apiKey.length} character(s); every occurrence of that text is masked in the output, which may garble words`)
+    }
     if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
 
     const api = new PetstoreApi(client, apiKey)

@@ -56,10 +56,17 @@ export const catalogue = {
     decision: 'Only evidence when the store is known to hold 21 pets or more; otherwise inconclusive.',
   }),
   'listPets/limit-caps-size': must({
-    title: 'limit=N (1 ≤ N ≤ 100) is answered 200 with at most N pets',
-    specText: 'The list holds at most `limit` items. (limit: minimum 1, maximum 100)',
+    title: 'limit=N (1 ≤ N < 100) is answered 200 with at most N pets',
+    specText: 'The list holds at most `limit` items. (limit: minimum 1)',
     source: `${LIST} › Rules 3`,
-    decision: 'A row is only evidence when the store is known to hold more than N pets; otherwise inconclusive.',
+    decision:
+      'Rows 1, 2, 50 and the largest N below the known store size. A row is only evidence when the store is known to hold more than N pets; it is inconclusive otherwise, and the requirement passes when at least one row was evidence and all held.',
+  }),
+  'listPets/limit-max-100': must({
+    title: 'limit=100 (the maximum) is answered 200 with at most 100 pets',
+    specText: 'The list holds at most `limit` items. (limit: maximum 100)',
+    source: `${LIST} › Rules 3`,
+    decision: 'Only evidence when the store is known to hold 101 pets or more; otherwise inconclusive. Kept apart from smaller limits so that a small store shows it undecided.',
   }),
   'listPets/limit-fills-page': should({
     title: 'limit=N returns N pets when the store holds at least N (20 when limit is omitted)',
@@ -353,6 +360,16 @@ export const requirements: readonly Requirement[] = Object.entries(catalogue).ma
 
 export function isRequirementId(value: string): value is RequirementId {
   return Object.hasOwn(catalogue, value)
+}
+
+/** Whether a requirement filter entry selects an id: `area/` selects the area, anything else an id (or the ids below it). */
+export function filterEntrySelects(entry: string, id: string): boolean {
+  return entry.endsWith('/') ? id.startsWith(entry) : id === entry || id.startsWith(`${entry}/`)
+}
+
+/** An empty filter selects everything. */
+export function isSelected(id: string, filter: readonly string[]): boolean {
+  return filter.length === 0 || filter.some((entry) => filterEntrySelects(entry, id))
 }
 
 export function requirement(id: RequirementId): Requirement {

@@ -126,7 +126,7 @@ export class Check {
     if (this.seenExchanges.has(exchange.id)) return
     this.seenExchanges.add(exchange.id)
     this.exchanges.push(exchange)
-    for (const result of incidentalResults(exchange)) {
+    for (const result of incidentalResults(exchange, this.now)) {
       this.findings.push({
         requirementId: result.requirementId,
         exchangeId: exchange.id,

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parse as parseDotenv } from 'dotenv'
+import { filterEntrySelects, requirements } from './catalogue.js'
 import { exactInteger, isInt64 } from './int64.js'
 
 export type Profile = 'smoke' | 'full'
@@ -153,6 +154,20 @@ function readEnvFile(path: string, explicit: boolean, problems: string[]): RawSe
   }
 }
 
+/** Ids or prefixes; an entry that selects no requirement is a typo, and running nothing would be a vacuous pass. */
+function requirementFilterSetting(raw: string | undefined, problems: string[]): string[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((text) => text.trim())
+    .filter((text) => text !== '')
+  for (const entry of entries) {
+    if (!requirements.some((req) => filterEntrySelects(entry, req.id))) {
+      problems.push(`--requirements: "${entry}" names no requirement (give an id such as listPets/limit-max-100, or an area such as auth/)`)
+    }
+  }
+  return entries
+}
+
 function integerSetting(raw: string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   if (raw === undefined) return fallback
   if (!/^\d+$/.test(raw.trim())) {
@@ -256,10 +271,7 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     strict: booleanSetting(raw.strict, '--strict', problems),
     reportDir: resolve(sources.cwd, raw.reportDir ?? 'reports'),
     seed: integerSetting(raw.seed, '--seed', sources.randomSeed(), 0, 2 ** 31 - 1, problems),
-    requirementFilter: (raw.requirementFilter ?? '')
-      .split(',')
-      .map((text) => text.trim())
-      .filter((text) => text !== ''),
+    requirementFilter: requirementFilterSetting(raw.requirementFilter, problems),
     numRuns: integerSetting(raw.numRuns, '--num-runs', 30, 1, 100_000, problems),
     concurrency: integerSetting(raw.concurrency, '--concurrency', 8, 1, 256, problems),
     timeoutMs: integerSetting(raw.timeoutMs, '--timeout-ms', 10_000, 1, 600_000, problems),

@@ -40,7 +40,7 @@ function doubleQuoteKeepingKey(text: string): string {
 }
 
 export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
-  const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redact(value)]))
+  const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name), redact(value)]))
   const { request, response } = exchange
   return {
     request: {

@@ -17,3 +17,16 @@ export function createRedactor(apiKey: string | undefined): Redactor {
   const pattern = new RegExp(unique.map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g')
   return (text) => text.replace(pattern, KEY_PLACEHOLDER)
 }
+
+/**
+ * Redacts every string inside a report value, leaving the report's own property names alone: a short key
+ * (say `k`) must not turn `"skipped"` into a broken field name. Numbers, bigints and JsonNumbers pass through.
+ */
+export function redactDeep<T>(value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactDeep(item, redact)])) as T
+  }
+  return value
+}

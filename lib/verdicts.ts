@@ -2,7 +2,7 @@
  * From check reports to requirement verdicts (policy §1), and from verdicts to the run's exit code.
  * A requirement passes only when at least one check ran and could have failed, and every check held.
  */
-import { type Area, effectiveLevel, type Level, type Requirement, requirements } from './catalogue.js'
+import { type Area, effectiveLevel, isSelected, type Level, type Requirement, requirements } from './catalogue.js'
 import type { CheckReport, Failure } from './check-result.js'
 
 export type Verdict = 'pass' | 'fail' | 'warn' | 'inconclusive' | 'skipped' | 'info' | 'untestable'
@@ -28,10 +28,6 @@ export interface RequirementResult {
 
 /** Most failures kept per requirement in reports. */
 const FAILURES_KEPT = 10
-
-export function isSelected(id: string, filter: readonly string[]): boolean {
-  return filter.length === 0 || filter.some((entry) => (entry.endsWith('/') ? id.startsWith(entry) : id === entry || id.startsWith(`${entry}/`)))
-}
 
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)]

@@ -1,21 +1,22 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stringifyJson } from '../json.js'
-import type { Redactor } from '../redaction.js'
+import { type Redactor, redactDeep } from '../redaction.js'
 import { renderJunit } from './junit.js'
 import type { RunResult } from './run-result.js'
 
-/** Write results.json and junit.xml; every byte passes the redactor, whatever the target echoed. */
+/** Write results.json and junit.xml, rendered from a run whose every string passed the redactor, whatever the target echoed. */
 export async function writeReports(dir: string, run: RunResult, redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
+  const redacted = redactDeep(run, redact)
   const files = {
-    'results.json': `${stringifyJson(run, 2)}\n`,
-    'junit.xml': renderJunit(run),
+    'results.json': `${stringifyJson(redacted, 2)}\n`,
+    'junit.xml': renderJunit(redacted),
   }
   const written: string[] = []
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name)
-    await writeFile(path, redact(content))
+    await writeFile(path, content)
     written.push(path)
   }
   return written

@@ -64,6 +64,7 @@ describe('bad settings are refused with a message that says what to fix', () => 
     [['--category-ids', '1,x'], /not an int64/],
     [['--category-ids', '9223372036854775808'], /not an int64/],
     [['--now', 'yesterday'], /ISO 8601/],
+    [['--requirements', 'auth/,listPets/limit-'], /"listPets\/limit-" names no requirement/],
   ] as Array<[string[], RegExp]>)('%j', ([argv, message]) => {
     expect(problemsOf(argv).join('\n')).toMatch(message)
   })
