@@ -54,7 +54,9 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     out(`petstore-conformance ${packageVersion} — Pet Store interface v1`)
     out(`Target:  ${baseUrl}${reference ? ' (embedded reference implementation)' : ''}`)
     out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
-    out(`Seed:    ${config.seed} (replay with --seed ${config.seed})`)
+    out(
+      `Seed:    ${config.seed} (replay with --seed ${config.seed}); ${config.replayPath ? `replaying the generated case at path ${config.replayPath}` : `${config.numRuns} generated cases per property (--num-runs)`}`,
+    )
     const daysLeft = daysBetween(now, GET_PET_REMOVAL)
     out(
       `Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} ${daysLeft === 1 ? 'day' : 'days'} before its removal on 2030-12-05 (its requirements are MUST)` : 'reached its removal date 2030-12-05: its requirements are INFO'}`,
@@ -85,6 +87,8 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
       profile: config.profile,
       seed: config.seed,
       numRuns: config.numRuns,
+      replayPath: config.replayPath,
+      embeddedReference: reference !== undefined,
       concurrency: config.concurrency,
       timeoutMs: config.timeoutMs,
       maxBodyBytes: config.maxBodyBytes,

@@ -23,7 +23,7 @@ interface WorkerState {
   client: HttpClient
   redact: Redactor
   survey?: Promise<StoreSurvey>
-  shared: Map<string, Promise<OperationExchange>>
+  shared: Map<string, Promise<unknown>>
 }
 
 let worker: WorkerState | undefined
@@ -86,14 +86,27 @@ export class Check {
    * sent once per run under `key`, and recorded as evidence of every check that asks for it.
    */
   async shared(key: string, send: (api: PetstoreApi) => Promise<OperationExchange>): Promise<OperationExchange> {
-    let pending = this.state.shared.get(key)
-    if (!pending) {
-      pending = send(new PetstoreApi(this.state.client, this.context.apiKey))
-      this.state.shared.set(key, pending)
-    }
-    const exchange = await pending
+    const exchange = await this.once(`exchange:${key}`, send)
     this.record(exchange)
     return exchange
+  }
+
+  /**
+   * Work several checks judge (a generated-case run, a shrink): done once per run under `key`, with an API
+   * that records nothing; a check adopts the exchanges it judges with `adopt`.
+   */
+  once<T>(key: string, compute: (api: PetstoreApi) => Promise<T>): Promise<T> {
+    let pending = this.state.shared.get(key) as Promise<T> | undefined
+    if (!pending) {
+      pending = compute(new PetstoreApi(this.state.client, this.context.apiKey))
+      this.state.shared.set(key, pending)
+    }
+    return pending
+  }
+
+  /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */
+  adopt(exchanges: Iterable<OperationExchange>): void {
+    for (const exchange of exchanges) this.record(exchange)
   }
 
   /** Stop the check: it could not be decided on this target in this run. */

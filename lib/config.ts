@@ -25,6 +25,8 @@ export interface Config {
   /** Requirement ids or id prefixes (e.g. `auth/`) to run; empty runs all. */
   requirementFilter: string[]
   numRuns: number
+  /** fast-check path of one generated case to replay (with the seed); undefined runs numRuns cases. */
+  replayPath: string | undefined
   concurrency: number
   timeoutMs: number
   maxBodyBytes: number
@@ -69,6 +71,12 @@ export const options = {
     description: 'comma-separated requirement ids or prefixes to run (e.g. auth/,listPets/limit-caps-size)',
   },
   numRuns: { flag: 'num-runs', env: 'PETSTORE_NUM_RUNS', kind: 'string', description: 'generated cases per property (default 30)' },
+  replayPath: {
+    flag: 'replay-path',
+    env: 'PETSTORE_REPLAY_PATH',
+    kind: 'string',
+    description: 'replay one generated case: the path a failure reports, e.g. valid:12:0:3 (needs --seed)',
+  },
   concurrency: { flag: 'concurrency', env: 'PETSTORE_CONCURRENCY', kind: 'string', description: 'requests in flight at once (default 8)' },
   timeoutMs: { flag: 'timeout-ms', env: 'PETSTORE_TIMEOUT_MS', kind: 'string', description: 'timeout of one request in ms (default 10000)' },
   maxBodyBytes: { flag: 'max-body-bytes', env: 'PETSTORE_MAX_BODY_BYTES', kind: 'string', description: 'largest response body read, in bytes (default 4194304)' },
@@ -166,6 +174,13 @@ function requirementFilterSetting(raw: string | undefined, problems: string[]): 
     }
   }
   return entries
+}
+
+function replayPathSetting(raw: string | undefined, seed: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined
+  if (!/^[a-z][A-Za-z0-9-]*(:\d+)+$/.test(raw.trim())) problems.push(`--replay-path must look like valid:12:0:3 (the path a failure reports), got "${raw}"`)
+  if (seed === undefined) problems.push('--replay-path needs the --seed of the run that reported it')
+  return raw.trim()
 }
 
 function integerSetting(raw: string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
@@ -273,6 +288,7 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     seed: integerSetting(raw.seed, '--seed', sources.randomSeed(), 0, 2 ** 31 - 1, problems),
     requirementFilter: requirementFilterSetting(raw.requirementFilter, problems),
     numRuns: integerSetting(raw.numRuns, '--num-runs', 30, 1, 100_000, problems),
+    replayPath: replayPathSetting(raw.replayPath, raw.seed, problems),
     concurrency: integerSetting(raw.concurrency, '--concurrency', 8, 1, 256, problems),
     timeoutMs: integerSetting(raw.timeoutMs, '--timeout-ms', 10_000, 1, 600_000, problems),
     maxBodyBytes: integerSetting(raw.maxBodyBytes, '--max-body-bytes', 4 * 1024 * 1024, 1024, 1024 ** 3, problems),

@@ -64,36 +64,48 @@ function validatorFor(name: SchemaName): ValidateFunction {
 
 /** One reason a value does not match a schema, at a JSON Pointer. */
 export interface SchemaViolation {
+  /** JSON Pointer of the offending value; `/` for the whole document. */
   path: string
   message: string
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, …; `integer` and `int64` for the exact checks). */
+  keyword: string
+  /** For `required`: the property that is missing. */
+  missingProperty?: string
 }
 
 function describe(error: ErrorObject): SchemaViolation {
   const path = error.instancePath || '/'
-  if (error.keyword === 'required') {
-    return { path, message: `missing required property '${String(error.params.missingProperty)}'` }
+  const { keyword } = error
+  if (keyword === 'required') {
+    const missingProperty = String(error.params.missingProperty)
+    return { path, keyword, missingProperty, message: `missing required property '${missingProperty}'` }
   }
-  if (error.keyword === 'enum') {
-    return { path, message: `must be one of ${JSON.stringify(error.params.allowedValues)}` }
-  }
-  return { path, message: error.message ?? error.keyword }
+  if (keyword === 'enum') return { path, keyword, message: `must be one of ${JSON.stringify(error.params.allowedValues)}` }
+  return { path, keyword, message: error.message ?? keyword }
 }
 
-/** int64 formats checked on the exact digits, which Ajv (seeing JS numbers) cannot do above 2^53. */
-function int64Violations(schema: JsonSchema, value: JsonValue, path: string): SchemaViolation[] {
+/**
+ * `integer` and `int64` checked on the exact digits, which Ajv cannot do: it sees JS numbers, in which
+ * 2^63 equals 2^63 − 1 and 1.00000000000000001 equals 1.
+ */
+function exactNumberViolations(schema: JsonSchema, value: JsonValue, path: string): SchemaViolation[] {
   const resolved = schema.$ref ? schemasByFile.get(schema.$ref) : schema
   if (!resolved) return []
-  if (resolved.format === 'int64' && value instanceof JsonNumber) {
+  if (value instanceof JsonNumber) {
     const integer = value.integer
-    return integer !== undefined && !isInt64(integer) ? [{ path: path || '/', message: `${value.text} is outside the int64 range` }] : []
+    if (resolved.type === 'integer' && integer === undefined) return [{ path: path || '/', keyword: 'integer', message: `${value.text} is not an integer` }]
+    if (resolved.format === 'int64' && integer !== undefined && !isInt64(integer)) {
+      return [{ path: path || '/', keyword: 'int64', message: `${value.text} is outside the int64 range` }]
+    }
+    return []
   }
   if (resolved.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, JsonValue>
-    return Object.entries(resolved.properties).flatMap(([key, child]) => (key in record ? int64Violations(child, record[key] as JsonValue, `${path}/${key}`) : []))
+    return Object.entries(resolved.properties).flatMap(([key, child]) => (key in record ? exactNumberViolations(child, record[key] as JsonValue, `${path}/${key}`) : []))
   }
   if (resolved.items && Array.isArray(value)) {
     const items = resolved.items
-    return value.flatMap((item, index) => int64Violations(items, item, `${path}/${index}`))
+    return value.flatMap((item, index) => exactNumberViolations(items, item, `${path}/${index}`))
   }
   return []
 }
@@ -102,7 +114,9 @@ function int64Violations(schema: JsonSchema, value: JsonValue, path: string): Sc
 export function schemaViolations(name: SchemaName, value: JsonValue): SchemaViolation[] {
   const validate = validatorFor(name)
   const plainViolations = validate(toPlain(value)) ? [] : (validate.errors ?? []).map(describe)
-  return [...plainViolations, ...int64Violations(schemaDocument(name), value, '')]
+  // An exact finding at a path Ajv already faulted (e.g. `type` on 1.5) says nothing new.
+  const exact = exactNumberViolations(schemaDocument(name), value, '').filter((found) => !plainViolations.some((plain) => plain.path === found.path))
+  return [...plainViolations, ...exact]
 }
 
 export function formatViolations(violations: readonly SchemaViolation[]): string {

@@ -7,6 +7,10 @@ export interface SuiteContext {
   profile: Profile
   seed: number
   numRuns: number
+  /** Replay one generated case at this fast-check path instead of running numRuns cases. */
+  replayPath: string | undefined
+  /** True when the target is the embedded reference (a replay command then needs no --base-url). */
+  embeddedReference: boolean
   concurrency: number
   timeoutMs: number
   maxBodyBytes: number

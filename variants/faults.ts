@@ -5,6 +5,7 @@
 import { isJsonObject } from '../lib/json.js'
 import { bearerToken, createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
 import { type PetStatus, PetStore } from '../reference/pet-store.js'
+import { createBodyFaults } from './create-body-faults.js'
 import { mapJsonBody, type Variant } from './variant.js'
 
 export const faults: Variant[] = [
@@ -158,4 +159,5 @@ export const faults: Variant[] = [
       return async (request) => (request.method === 'POST' ? scratch(request) : reference(request))
     },
   },
+  ...createBodyFaults,
 ]

@@ -12,6 +12,12 @@ const MARK: Record<Verdict, string> = {
   untestable: 'UNTESTABLE',
 }
 
+/** The first line of a text, cut for the console; the reports keep it whole. */
+function oneLine(text: string): string {
+  const line = text.split('\n')[0] ?? ''
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line
+}
+
 function detail(result: RequirementResult): string {
   switch (result.verdict) {
     case 'fail':
@@ -19,7 +25,7 @@ function detail(result: RequirementResult): string {
       const first = result.failures[0]
       const more = result.failedChecks > 1 ? ` (+${result.failedChecks - 1} more)` : ''
       return first
-        ? `\n      ${first.message}${more}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}`
+        ? `\n      ${first.message}${more}${first.replay ? `\n      counterexample: ${oneLine(first.replay.counterexample)}` : ''}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}`
         : ''
     }
     case 'inconclusive':

@@ -27,7 +27,9 @@ describe('the JSON Schemas', () => {
 
   test('a Pet with an id above 2^53 is valid; one with an id of 2^63 is not', () => {
     expect(violations('Pet', '{"id":9007199254740993,"name":"a","categoryId":1}')).toEqual([])
-    expect(violations('Pet', '{"id":9223372036854775808,"name":"a","categoryId":1}')).toEqual([{ path: '/id', message: '9223372036854775808 is outside the int64 range' }])
+    expect(violations('Pet', '{"id":9223372036854775808,"name":"a","categoryId":1}')).toEqual([
+      { path: '/id', keyword: 'int64', message: '9223372036854775808 is outside the int64 range' },
+    ])
     expect(violations('Pets', '[{"id":1,"name":"a","categoryId":-9223372036854775809}]')[0]?.path).toBe('/0/categoryId')
   })
 
@@ -35,12 +37,17 @@ describe('the JSON Schemas', () => {
     expect(violations('NewPet', '{"name":"","categoryId":5.0,"nickname":"x"}')).toEqual([])
     expect(violations('NewPet', '{"name":"a","categoryId":1.5}')).not.toEqual([])
     expect(violations('NewPet', '{"name":"a","categoryId":1,"status":"Available"}')).not.toEqual([])
-    expect(violations('NewPet', '{"categoryId":1}')).toEqual([{ path: '/', message: "missing required property 'name'" }])
+    expect(violations('NewPet', '{"categoryId":1}')).toEqual([{ path: '/', keyword: 'required', missingProperty: 'name', message: "missing required property 'name'" }])
+    expect(violations('NewPet', '{"name":"a","categoryId":1.00000000000000001}')).toEqual([
+      { path: '/categoryId', keyword: 'integer', message: '1.00000000000000001 is not an integer' },
+    ])
   })
 
   test('an Error needs code, message and an integer status', () => {
     expect(violations('Error', '{"code":"x","message":"y","status":401}')).toEqual([])
-    expect(violations('Error', '{"code":"x","message":"y"}')).toEqual([{ path: '/', message: "missing required property 'status'" }])
+    expect(violations('Error', '{"code":"x","message":"y"}')).toEqual([
+      { path: '/', keyword: 'required', missingProperty: 'status', message: "missing required property 'status'" },
+    ])
     expect(violations('Error', '{"code":"x","message":"y","status":"401"}')).not.toEqual([])
   })
 })

@@ -1,0 +1,289 @@
+/**
+ * The generated-body properties of createPet: how one generated case is sent and judged, and how a
+ * failure is shrunk and reported with the command that replays it. The checks that read these runs are
+ * in generated-bodies.test.ts.
+ */
+import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/assertions.js'
+import type { Check } from '../../lib/check.js'
+import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/generated-cases.js'
+import { responseJson } from '../../lib/http-client.js'
+import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/json.js'
+import { type InvalidNewPet, invalidNewPetArbitraries, renderBody, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/new-pet-arbitraries.js'
+import { classifyNewPet, NEW_PET_RULES } from '../../lib/new-pet-oracle.js'
+import { type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi, type RequestBody } from '../../lib/petstore-api.js'
+import { listedPets } from '../../lib/store-survey.js'
+import { getPetRemoved } from '../fixtures.js'
+
+export type ValidBodyRequirement = 'createPet/returns-201-pet' | 'createPet/echoes-fields' | 'createPet/round-trip-get'
+export type InvalidBodyRequirement = 'createPet/invalid-body-400' | 'createPet/invalid-body-not-created'
+type GeneratedRequirement = ValidBodyRequirement | InvalidBodyRequirement
+
+/** New cases one shrink may send (each a POST, and a GET or a list): enough to bring a 3000-character name down to its shortest failing length. */
+const SHRINK_BUDGET = 150
+const COUNTEREXAMPLE_CHARS = 2_000
+
+function codePoint(char: string | undefined): string {
+  return char === undefined ? '(none)' : `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/** Where two strings first differ, code point by code point. */
+export function describeNameDifference(sent: string, got: string): string {
+  const a = [...sent]
+  const b = [...got]
+  let index = 0
+  while (index < a.length && index < b.length && a[index] === b[index]) index += 1
+  return `name differs at code point ${index}: sent ${codePoint(a[index])}, got ${codePoint(b[index])} (sent ${a.length} code points, got ${b.length})`
+}
+
+function petOf(exchange: OperationExchange): { [key: string]: JsonValue } | undefined {
+  const parsed = responseJson(exchange)
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
+}
+
+async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, checkGet: boolean): Promise<CaseOutcome<ValidBodyRequirement>> {
+  const sent = renderValidNewPet(pet)
+  const classified = classifyNewPet(sent)
+  if (!classified.valid) throw new Error(`the generator made a body the schema refuses (${classified.violations.join('; ')}): ${sent}`)
+  const post = await api.createPet({ raw: sent })
+  const outcome: CaseOutcome<ValidBodyRequirement> = { decided: ['createPet/returns-201-pet'], failures: {}, exchanges: [post], sent }
+  const created = post.response?.status === 201 ? petOf(post) : undefined
+  const id = created ? integerField(created.id) : undefined
+  if (!created || id === undefined) {
+    outcome.failures['createPet/returns-201-pet'] = {
+      message: 'a valid NewPet was not answered 201 with a Pet carrying an integer id',
+      expected: '201 with a Pet',
+      actual: describeAnswer(post),
+      exchange: post,
+    }
+    return outcome
+  }
+
+  outcome.decided.push('createPet/echoes-fields')
+  const echo = (message: string, expected: string, actual: string) => {
+    outcome.failures['createPet/echoes-fields'] ??= { message, expected, actual, exchange: post }
+  }
+  if (created.name !== pet.name) {
+    echo(typeof created.name === 'string' ? describeNameDifference(pet.name, created.name) : 'name is not a string', JSON.stringify(pet.name), stringifyJson(created.name))
+  }
+  if (integerField(created.categoryId) !== pet.categoryId) echo('categoryId differs from the one sent', String(pet.categoryId), stringifyJson(created.categoryId))
+  if (pet.status !== undefined && created.status !== pet.status) echo('status differs from the one sent', pet.status, stringifyJson(created.status))
+
+  if (!checkGet) return outcome
+  const get = await api.getPet(id)
+  outcome.exchanges.push(get)
+  outcome.decided.push('createPet/round-trip-get')
+  const read = get.response?.status === 200 ? petOf(get) : undefined
+  const same =
+    read !== undefined &&
+    integerField(read.id) === id &&
+    read.name === created.name &&
+    integerField(read.categoryId) === integerField(created.categoryId) &&
+    (pet.status === undefined || read.status === created.status)
+  if (!same) {
+    outcome.failures['createPet/round-trip-get'] = {
+      message: `GET /pets/${id} does not return the pet just created`,
+      expected: `200 with ${stringifyJson(created)}`,
+      actual: describeAnswer(get),
+      exchange: get,
+    }
+  }
+  return outcome
+}
+
+export interface Marker {
+  name: string
+  categoryId: bigint
+}
+
+/** Put a run-unique marker into a valid slot of an invalid body (its name, else its categoryId), so a pet wrongly stored from it can be found. */
+export function withMarker(body: RequestBody, marker: Marker): { body: RequestBody; findBy?: 'name' | 'categoryId' } {
+  if (!('json' in body) || !isJsonObject(body.json)) return { body }
+  const fields = body.json as Record<string, unknown>
+  if (typeof fields.name === 'string') return { body: { json: { ...fields, name: marker.name } }, findBy: 'name' }
+  if (typeof fields.categoryId === 'bigint') return { body: { json: { ...fields, categoryId: marker.categoryId } }, findBy: 'categoryId' }
+  return { body }
+}
+
+async function evaluateInvalid(api: PetstoreApi, invalid: InvalidNewPet, marker: Marker): Promise<CaseOutcome<InvalidBodyRequirement>> {
+  const { body, findBy } = withMarker(invalid.body, marker)
+  const sent = renderBody(body)
+  const classified = classifyNewPet(sent)
+  if (classified.valid || classified.rules.join() !== invalid.rule) {
+    throw new Error(`the generator labelled a body ${invalid.rule} but the schema says ${classified.valid ? 'valid' : classified.rules.join(', ')}: ${sent}`)
+  }
+  const post = await api.createPet({ raw: sent })
+  const outcome: CaseOutcome<InvalidBodyRequirement> = { decided: ['createPet/invalid-body-400'], failures: {}, exchanges: [post], sent }
+  const assertions = new Assertions()
+  try {
+    assertions.errorAnswer(post, 400, `POST /pets (${invalid.detail})`)
+  } catch (error) {
+    if (!(error instanceof ConformanceFailure) || !assertions.failure) throw error
+    const { message, expected, actual } = assertions.failure
+    outcome.failures['createPet/invalid-body-400'] = { message, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}), exchange: post }
+  }
+
+  const status = post.response?.status
+  if (status !== undefined && status < 300) {
+    outcome.decided.push('createPet/invalid-body-not-created')
+    outcome.failures['createPet/invalid-body-not-created'] = {
+      message: `POST /pets (${invalid.detail}) was answered ${status}: the pet was accepted`,
+      expected: '400 and nothing created',
+      actual: describeAnswer(post),
+      exchange: post,
+    }
+    return outcome
+  }
+  if (!findBy || status === undefined) return outcome
+  const fields = (body as { json: Record<string, unknown> }).json
+  const statusFilter = (PET_STATUSES as readonly unknown[]).includes(fields.status) ? (fields.status as PetStatus) : undefined
+  const list = await api.listPets({ ...(statusFilter ? { status: statusFilter } : {}), limit: 100 })
+  outcome.exchanges.push(list)
+  const pets = listedPets(list)
+  const stored = pets.find((pet) => (findBy === 'name' ? pet.name === marker.name : pet.categoryId === marker.categoryId))
+  if (stored) {
+    outcome.decided.push('createPet/invalid-body-not-created')
+    outcome.failures['createPet/invalid-body-not-created'] = {
+      message: `POST /pets (${invalid.detail}) was refused, but pet ${stored.id} was stored from it`,
+      expected: 'no pet carrying the refused body’s marker',
+      actual: `pet ${stored.id} in ${list.request.url}`,
+      exchange: list,
+    }
+  } else if (list.response?.status === 200 && pets.length < 100) {
+    outcome.decided.push('createPet/invalid-body-not-created')
+  }
+  return outcome
+}
+
+/** One property: its name (the first part of a replay path) and its cases. */
+export interface NamedProperty<T, K extends string> {
+  name: string
+  cases: GeneratedCases<T, K>
+}
+
+/** A replay path names its property: `valid:3:0:1`, `name-missing:0:2`. */
+function parseReplayPath(text: string | undefined): { property: string; path: string } | undefined {
+  if (text === undefined) return undefined
+  const colon = text.indexOf(':')
+  return { property: text.slice(0, colon), path: text.slice(colon + 1) }
+}
+
+/** Send a property's cases, or, when replaying, only the one case the replay path names (other properties send nothing). */
+async function run<T, K extends string>(check: Check, property: NamedProperty<T, K>): Promise<NamedProperty<T, K>> {
+  const replay = parseReplayPath(check.context.replayPath)
+  if (!replay) await property.cases.runAll()
+  else if (replay.property === property.name) await property.cases.replay(replay.path)
+  return property
+}
+
+/** The run's generated valid bodies, sent once and shared by the checks that judge them. */
+export function validBodyProperties(check: Check): Promise<Array<NamedProperty<ValidNewPet, ValidBodyRequirement>>> {
+  const checkGet = !getPetRemoved(check)
+  return check.once('generated:valid-bodies', async (api) => {
+    const cases = new GeneratedCases<ValidNewPet, ValidBodyRequirement>({
+      arbitrary: validNewPetArbitrary({ categoryIds: check.context.categoryIds }),
+      seed: check.context.seed,
+      numRuns: check.context.numRuns,
+      concurrency: check.context.concurrency,
+      key: renderValidNewPet,
+      evaluate: (pet) => evaluateValid(api, pet, checkGet),
+      shrinkBudget: SHRINK_BUDGET,
+    })
+    return [await run(check, { name: 'valid', cases })]
+  })
+}
+
+/**
+ * The run's generated invalid bodies: one property per rule, so each rule gets its --num-runs cases
+ * however rare it would be in a mixed draw. Each case carries a run-unique marker.
+ */
+export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty<InvalidNewPet, InvalidBodyRequirement>>> {
+  return check.once('generated:invalid-bodies', async (api) => {
+    let sent = 0
+    const markerBase = BigInt(`0x${check.context.runId}`) * 1_000_000n
+    const arbitraries = invalidNewPetArbitraries({ categoryIds: check.context.categoryIds })
+    const properties = NEW_PET_RULES.map((rule) => ({
+      name: rule,
+      cases: new GeneratedCases<InvalidNewPet, InvalidBodyRequirement>({
+        arbitrary: arbitraries[rule],
+        seed: check.context.seed,
+        numRuns: check.context.numRuns,
+        concurrency: check.context.concurrency,
+        key: (invalid) => `${invalid.rule} ${renderBody(invalid.body)}`,
+        evaluate: (invalid) => {
+          sent += 1
+          return evaluateInvalid(api, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })
+        },
+        shrinkBudget: SHRINK_BUDGET,
+      }),
+    }))
+    // The rules' cases go out together, so the concurrency bound applies across all of them.
+    return Promise.all(properties.map((property) => run(check, property)))
+  })
+}
+
+/** The command that replays one shrunk case, against this target or (changing --base-url) another. */
+function replayCommand(check: Check, requirementId: GeneratedRequirement, replayPath: string): string {
+  const { context } = check
+  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile full`
+  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
+  return `npm run conformance --${target} --seed ${context.seed} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
+}
+
+function cut(text: string): string {
+  return text.length > COUNTEREXAMPLE_CHARS ? `${text.slice(0, COUNTEREXAMPLE_CHARS)}… (${text.length} characters)` : text
+}
+
+/**
+ * Judge one requirement over generated properties: the shrunk counterexample of the first property that
+ * broke it, if any; a pass only when at least one case could decide it.
+ */
+export async function judgeGenerated<T, K extends GeneratedRequirement>(
+  check: Check,
+  properties: ReadonlyArray<NamedProperty<T, K>>,
+  requirementId: K,
+  describeValue: (value: T) => string,
+): Promise<void> {
+  for (const { cases } of properties) check.adopt(cases.exchanges)
+  const replaying = check.context.replayPath !== undefined
+  const broken = properties.filter(({ cases }) => cases.outcomes.some((outcome) => outcome.failures[requirementId]))
+  const first = broken[0]
+  let shrunk: ShrunkFailure<K> | undefined
+  if (first && !replaying) {
+    shrunk = await check.once(`generated:shrink:${requirementId}:${first.name}`, () => first.cases.shrink(requirementId))
+    if (shrunk) check.adopt(shrunk.outcome.exchanges)
+  }
+  const unshrunk = first?.cases.outcomes.find((outcome) => outcome.failures[requirementId])
+  const failure = shrunk?.failure ?? unshrunk?.failures[requirementId]
+  const replayPath = shrunk ? `${first?.name}:${shrunk.path}` : replaying ? (check.context.replayPath ?? '') : ''
+  const sent = shrunk?.outcome.sent ?? unshrunk?.sent ?? ''
+  const others =
+    broken.length > 1
+      ? `; also broken by generated ${broken
+          .slice(1)
+          .map((property) => property.name)
+          .join(', ')} cases`
+      : ''
+  const note = shrunk
+    ? ` (shrunk in ${shrunk.shrinks} steps${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} cases` : ''}${others})`
+    : replaying
+      ? ' (replayed)'
+      : ` (not shrunk${others})`
+  check.expect.that(failure === undefined, `${failure?.message}${note}`, {
+    ...(failure?.exchange ? { exchange: failure.exchange } : {}),
+    ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),
+    ...(failure?.actual !== undefined ? { actual: failure.actual } : {}),
+    replay: {
+      seed: check.context.seed,
+      path: replayPath,
+      counterexample: cut(shrunk ? `${describeValue(shrunk.value as T)}\nbody sent: ${sent}` : `body sent: ${sent}`),
+      command: replayPath ? replayCommand(check, requirementId, replayPath) : `npm run conformance -- --seed ${check.context.seed} --requirements ${requirementId}`,
+    },
+  })
+  const outcomes = properties.flatMap(({ cases }) => cases.outcomes)
+  const decided = outcomes.filter((outcome) => outcome.decided.includes(requirementId)).length
+  check.require(
+    decided > 0,
+    replaying ? `the replay path ${check.context.replayPath} names no case of this requirement` : `none of the ${outcomes.length} generated cases could decide it`,
+  )
+  check.observe(`${decided} of ${outcomes.length} generated cases decided it (seed ${check.context.seed})`)
+}
