@@ -121,6 +121,7 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
         testTimeout: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
         ...(pattern ? { testNamePattern: pattern } : {}),
         passWithNoTests: true,
+        experimental: { fsModuleCache: true },
       },
       { logLevel: 'silent', cacheDir: join(packageRoot, 'node_modules', '.vite-conformance') },
     )

@@ -21,7 +21,19 @@ const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: Req
   getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
 }
 
+/** Results per exchange: a list read by every check of the run is validated once, not once per check. */
+const resultsByExchange = new WeakMap<OperationExchange, IncidentalResult[]>()
+
 export function incidentalResults(exchange: OperationExchange, now: Date): IncidentalResult[] {
+  let results = resultsByExchange.get(exchange)
+  if (!results) {
+    results = judgeExchange(exchange, now)
+    resultsByExchange.set(exchange, results)
+  }
+  return results
+}
+
+function judgeExchange(exchange: OperationExchange, now: Date): IncidentalResult[] {
   const response = exchange.response
   if (!response) return []
   // From its removal date getPet may be gone (a 404 page, a 410): its answers no longer bear on the rules of every answer.

@@ -33,9 +33,11 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   if (!delivery.chunked) headers['content-length'] = String(Buffer.byteLength(answer.body))
   response.writeHead(answer.status, headers)
   if (delivery.chunked) {
-    const middle = Math.floor(answer.body.length / 2)
-    response.write(answer.body.slice(0, middle))
-    response.end(answer.body.slice(middle))
+    // Split at the middle byte, even inside a UTF-8 sequence: the client must join the chunks before decoding.
+    const bytes = Buffer.from(answer.body, 'utf8')
+    const middle = Math.floor(bytes.length / 2)
+    response.write(bytes.subarray(0, middle))
+    response.end(bytes.subarray(middle))
   } else {
     response.end(answer.body)
   }

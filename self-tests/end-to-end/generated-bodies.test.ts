@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Failure } from '../../lib/check-result.js'
-import { faults } from '../../variants/faults.js'
+import { faults } from '../../variants/faults/index.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
@@ -30,13 +30,13 @@ async function runAgainstFault(name: string, extra: string[] = []): Promise<CliO
 }
 
 describe('generated NewPet bodies against the reference', () => {
-  test('100 generated valid bodies and 100 invalid ones per rule: every property holds', async () => {
+  test('100 generated valid bodies and 34 invalid ones per rule: every property holds', async () => {
     const outcome = await runCli(['--seed', SEED, '--num-runs', '100', '--requirements', 'createPet/'])
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0)
     for (const id of ['createPet/returns-201-pet', 'createPet/echoes-fields', 'createPet/round-trip-get', 'createPet/invalid-body-400', 'createPet/invalid-body-not-created']) {
       expect(verdictOf(outcome, id), id).toBe('pass')
       const observed = outcome.results?.requirements.find((result) => result.id === id)?.observations.join(' ')
-      expect(observed, id).toMatch(/\d+ of (100|1100) generated cases decided it/)
+      expect(observed, id).toMatch(/\d+ of (100|374) generated cases decided it/)
     }
     expect(outcome.stdout).toMatch(/100 generated cases per property/)
   })

@@ -1,7 +1,8 @@
 import type { Check } from '../../lib/check.js'
 import { describe, test } from '../../lib/check.js'
-import { listedPets } from '../../lib/store-survey.js'
+import { isJsonObject, type JsonValue } from '../../lib/json.js'
 import { INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
+import { searchRefusedPet } from './refused-pet-search.js'
 
 /** A category id no real pet is likely to have, distinct per rule, so a wrongly stored pet can be found. */
 function markerOf(check: Check, rule: string): InvalidMarker {
@@ -29,17 +30,14 @@ describe('createPet: an invalid NewPet', () => {
       expected: '400 and nothing created',
       actual: `${post.response?.status}`,
     })
-    const list = await check.api.listPets({ ...(invalid.listStatus ? { status: invalid.listStatus } : {}), limit: 100 })
-    const pets = listedPets(list)
-    const stored = pets.find((pet) => (invalid.findBy === 'name' ? pet.name === marker.name : pet.categoryId === marker.categoryId))
-    check.expect.that(stored === undefined, `POST /pets (${invalid.rule}) was refused but pet ${stored?.id} was stored from it`, {
-      exchange: list,
+    const body = invalid.body(check, marker)
+    const sentStatus = 'json' in body && isJsonObject(body.json) ? body.json.status : undefined
+    const search = await searchRefusedPet(check.api, marker, invalid.findBy ?? 'name', sentStatus as JsonValue | undefined)
+    check.expect.that(search.found === undefined, `POST /pets (${invalid.rule}) was refused but pet ${search.found?.pet.id} was stored from it`, {
+      ...(search.found ? { exchange: search.found.exchange } : {}),
       expected: 'no pet carrying the refused body’s marker',
-      actual: `pet ${stored?.id}`,
+      actual: `pet ${search.found?.pet.id}`,
     })
-    check.require(
-      list.response?.status === 200 && pets.length < 100,
-      `the list that would show the pet holds ${pets.length} pets (status ${list.response?.status}), so it may be incomplete`,
-    )
+    check.require(search.decided, 'the list that would show the pet holds 100 pets or more, so it may be incomplete')
   })
 })

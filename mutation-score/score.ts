@@ -1,0 +1,97 @@
+/**
+ * How one run against a variant is judged. A fault is caught when a requirement it declares fails (or,
+ * for a SHOULD, warns). A look-alike passes when the run exits 0 and nothing fails or warns beyond the
+ * SHOULD requirements it declares it may warn on.
+ */
+import type { RunResult } from '../lib/reports/run-result.js'
+import type { Variant } from '../variants/variant.js'
+
+export interface VariantScore {
+  name: string
+  kind: 'fault' | 'look-alike'
+  description: string
+  /** Fault: caught or missed. Look-alike: passed or falsely failed. */
+  ok: boolean
+  /** Fault: the declared requirements that caught it. Look-alike: requirements that failed or warned unexpectedly. */
+  requirements: string[]
+  /** Every requirement that failed or warned, declared or not. */
+  flagged: string[]
+  exitCode: number
+  durationMs: number
+  note?: string
+}
+
+function flaggedIn(results: RunResult | undefined): string[] {
+  return (results?.requirements ?? []).filter((result) => result.verdict === 'fail' || result.verdict === 'warn').map((result) => result.id)
+}
+
+export function scoreFault(fault: Variant, results: RunResult | undefined, exitCode: number, durationMs: number): VariantScore {
+  const flagged = flaggedIn(results)
+  const caughtBy = flagged.filter((id) => fault.catches?.includes(id as never))
+  const harness = exitCode !== 0 && exitCode !== 1 ? `the run ended with exit code ${exitCode}` : undefined
+  return {
+    name: fault.name,
+    kind: 'fault',
+    description: fault.description,
+    ok: caughtBy.length > 0 && harness === undefined,
+    requirements: caughtBy,
+    flagged,
+    exitCode,
+    durationMs,
+    ...(harness ? { note: harness } : caughtBy.length === 0 ? { note: `none of ${fault.catches?.join(', ')} failed` } : {}),
+  }
+}
+
+export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefined, exitCode: number, durationMs: number): VariantScore {
+  const flagged = flaggedIn(results)
+  const unexpected = flagged.filter((id) => !lookAlike.allowedWarnings?.includes(id as never) || results?.requirements.find((result) => result.id === id)?.verdict === 'fail')
+  return {
+    name: lookAlike.name,
+    kind: 'look-alike',
+    description: lookAlike.description,
+    ok: exitCode === 0 && unexpected.length === 0,
+    requirements: unexpected,
+    flagged,
+    exitCode,
+    durationMs,
+    ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : {}),
+  }
+}
+
+export interface MutationScore {
+  faults: number
+  caught: number
+  lookAlikes: number
+  falseFailures: number
+}
+
+export function summariseScores(scores: readonly VariantScore[]): MutationScore {
+  const faults = scores.filter((score) => score.kind === 'fault')
+  const lookAlikes = scores.filter((score) => score.kind === 'look-alike')
+  return { faults: faults.length, caught: faults.filter((score) => score.ok).length, lookAlikes: lookAlikes.length, falseFailures: lookAlikes.filter((score) => !score.ok).length }
+}
+
+export function renderScoreTable(scores: readonly VariantScore[]): string {
+  const width = Math.max(...scores.map((score) => score.name.length))
+  const line = (score: VariantScore) => {
+    const verdict = score.kind === 'fault' ? (score.ok ? 'caught' : 'MISSED') : score.ok ? 'passed' : 'FALSELY FAILED'
+    const detail =
+      score.kind === 'fault'
+        ? score.ok
+          ? `by ${score.requirements.join(', ')}`
+          : (score.note ?? '')
+        : score.ok
+          ? score.flagged.length
+            ? `warned as allowed: ${score.flagged.join(', ')}`
+            : ''
+          : `${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}`
+    return `  ${score.kind.padEnd(10)} ${score.name.padEnd(width)}  ${verdict.padEnd(14)} ${(score.durationMs / 1000).toFixed(1).padStart(5)} s  ${detail}`
+  }
+  const summary = summariseScores(scores)
+  return [
+    ...scores.map(line),
+    '',
+    `Faults caught: ${summary.caught}/${summary.faults} (${((100 * summary.caught) / Math.max(1, summary.faults)).toFixed(0)}%)`,
+    `Look-alikes falsely failed: ${summary.falseFailures}/${summary.lookAlikes}`,
+  ].join('\n')
+}

@@ -1,0 +1,179 @@
+/**
+ * Faults of POST /pets. Most rewrite the NewPet before the reference sees it, the way an implementation
+ * with that one defect would read it; the generated-body properties must catch those with a minimal
+ * counterexample.
+ */
+import { exactInteger } from '../../lib/int64.js'
+import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../../lib/json.js'
+import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
+import type { Handler } from '../../reference/http-types.js'
+import { PetStore } from '../../reference/pet-store.js'
+import { isCreatePet, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
+
+type Fields = { [key: string]: JsonValue }
+
+/** The reference, with each POST /pets body object passed through `rewrite` first. */
+function rewritingNewPet(rewrite: (fields: Fields) => Fields): (reference: Handler) => Handler {
+  return (reference) => async (request) => {
+    if (request.method !== 'POST' || request.path !== '/pets') return reference(request)
+    const parsed = parseJson(request.body)
+    if (!parsed.ok || !isJsonObject(parsed.value)) return reference(request)
+    return reference({ ...request, body: stringifyJson(rewrite(parsed.value)) })
+  }
+}
+
+const STATUSES: readonly JsonValue[] = ['available', 'pending', 'sold']
+
+export const createPetFaults: Variant[] = [
+  {
+    name: 'name-trimmed',
+    description: 'POST /pets trims white space around the name',
+    catches: ['createPet/echoes-fields'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.trim() } : fields)),
+  },
+  {
+    name: 'name-ascii-only',
+    description: 'POST /pets replaces every non-ASCII character of the name with "?"',
+    catches: ['createPet/echoes-fields'],
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point: everything outside ASCII
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.replace(/[^\u0000-\u007f]/gu, '?') } : fields)),
+  },
+  {
+    name: 'name-truncated-255',
+    description: 'POST /pets keeps only the first 255 UTF-16 units of the name',
+    catches: ['createPet/echoes-fields'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.slice(0, 255) } : fields)),
+  },
+  {
+    name: 'categoryId-numeric-string-accepted',
+    description: 'POST /pets accepts categoryId "42" as the number 42',
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) =>
+      typeof fields.categoryId === 'string' && /^-?\d+$/.test(fields.categoryId) ? { ...fields, categoryId: new JsonNumber(fields.categoryId) } : fields,
+    ),
+  },
+  {
+    name: 'categoryId-fraction-truncated',
+    description: 'POST /pets accepts a fractional categoryId and drops the fraction',
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) => {
+      const { categoryId } = fields
+      if (!(categoryId instanceof JsonNumber) || exactInteger(categoryId.text) !== undefined) return fields
+      const whole = /^-?\d+/.exec(categoryId.text)?.[0] ?? '0'
+      return { ...fields, categoryId: new JsonNumber(whole) }
+    }),
+  },
+  {
+    name: 'unknown-status-dropped',
+    description: 'POST /pets accepts a status string outside the enum and stores the pet without one',
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) => {
+      if (typeof fields.status !== 'string' || STATUSES.includes(fields.status)) return fields
+      const { status: _dropped, ...rest } = fields
+      return rest
+    }),
+  },
+  {
+    name: 'missing-name-defaulted',
+    description: 'POST /pets accepts a body without name and stores the pet with an empty name',
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) => ('name' in fields ? fields : { ...fields, name: '' })),
+  },
+  {
+    name: 'create-answers-200',
+    description: 'POST /pets answers 200 instead of 201',
+    catches: ['createPet/returns-201-pet'],
+    wrap: mapAnswers((answer, request) => (isCreatePet(request) && answer.status === 201 ? { ...answer, status: 200 } : answer)),
+  },
+  {
+    name: 'categoryId-rounded',
+    description: 'POST /pets reads the body with JSON.parse, so categoryId above 2^53 is rounded',
+    catches: ['createPet/echoes-fields'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      try {
+        return reference({ ...request, body: JSON.stringify(JSON.parse(request.body)) })
+      } catch {
+        return reference(request)
+      }
+    },
+  },
+  {
+    name: 'created-never-stored',
+    description: 'POST /pets answers 201 with an id but the pet goes to a store nobody reads',
+    catches: ['createPet/round-trip-get', 'createPet/created-pet-listed'],
+    wrap: (reference, { apiKey }) => {
+      const scratch = createReferenceHandler({ apiKey, store: new PetStore(1_000_000n) })
+      return async (request) => (isCreatePet(request) ? scratch(request) : reference(request))
+    },
+  },
+  {
+    name: 'ids-repeat-in-pairs',
+    description: 'the 201 answer gives every even id the id before it, so two pets share an id',
+    catches: ['createPet/ids-unique'],
+    wrap: mapAnswers((answer, request) =>
+      isCreatePet(request) && answer.status === 201
+        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.id instanceof JsonNumber ? { ...body, id: new JsonNumber(String(((body.id.integer ?? 1n) - 1n) | 1n)) } : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'created-status-not-echoed',
+    description: 'the 201 answer leaves out the status that was sent (the pet is stored with it)',
+    catches: ['createPet/echoes-fields'],
+    wrap: mapAnswers((answer, request) =>
+      isCreatePet(request) && answer.status === 201
+        ? mapJsonBody(answer, (body) => {
+            if (!isJsonObject(body)) return body
+            const { status: _left, ...rest } = body
+            return rest
+          })
+        : answer,
+    ),
+  },
+  {
+    name: 'invalid-body-422',
+    description: 'an invalid NewPet is answered 422 (with a valid Error body saying 422) instead of 400',
+    catches: ['createPet/invalid-body-400'],
+    wrap: mapAnswers((answer, request) =>
+      isCreatePet(request) && answer.status === 400 ? mapJsonBody({ ...answer, status: 422 }, (body) => (isJsonObject(body) ? { ...body, status: 422 } : body)) : answer,
+    ),
+  },
+  {
+    name: 'invalid-status-stored-as-available',
+    description: 'a NewPet with a status outside the enum is answered 400, but stored with status available',
+    catches: ['createPet/invalid-body-not-created'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      if (!isCreatePet(request) || answer.status !== 400) return answer
+      const parsed = parseJson(request.body)
+      if (!parsed.ok || !isJsonObject(parsed.value) || typeof parsed.value.status !== 'string') return answer
+      await reference({ ...request, body: stringifyJson({ ...parsed.value, status: 'available' }) })
+      return answer
+    },
+  },
+  {
+    name: 'created-id-as-string',
+    description: 'the 201 answer writes the id as a JSON string',
+    catches: ['createPet/body-schema', 'createPet/returns-201-pet'],
+    wrap: mapAnswers((answer, request) =>
+      isCreatePet(request) && answer.status === 201
+        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.id instanceof JsonNumber ? { ...body, id: body.id.text } : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'create-conflict-500-on-duplicate-name',
+    description: 'POST /pets fails with 500 when a pet of the same name exists (the spec does not make names unique)',
+    catches: ['responses/no-server-error', 'createPet/returns-201-pet'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        if (!isCreatePet(request)) return reference(request)
+        const parsed = parseJson(request.body)
+        const name = parsed.ok && isJsonObject(parsed.value) ? parsed.value.name : undefined
+        const taken = typeof name === 'string' && store.list({ limit: Number.POSITIVE_INFINITY }).some((pet) => pet.name === name)
+        return taken ? errorResponse(500, 'internal', 'duplicate key value violates unique constraint') : reference(request)
+      },
+  },
+]

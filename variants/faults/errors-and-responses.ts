@@ -1,0 +1,73 @@
+/** Faults of what every answer must be: Error bodies that are almost right, media types, server errors. */
+import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { errorResponse } from '../../reference/handler.js'
+import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
+
+const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>) =>
+  mapAnswers((answer) => (answer.status >= 400 ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
+
+export const errorsAndResponsesFaults: Variant[] = [
+  {
+    name: 'error-without-status',
+    description: 'Error bodies lack the status field',
+    catches: ['errors/body-schema'],
+    wrap: mapErrorBody(({ status: _dropped, ...rest }) => rest),
+  },
+  {
+    name: 'error-status-as-string',
+    description: 'Error bodies write status as a string ("404")',
+    catches: ['errors/body-schema'],
+    wrap: mapErrorBody((body) => ({ ...body, status: body.status instanceof JsonNumber ? body.status.text : body.status })),
+  },
+  {
+    name: 'error-code-numeric',
+    description: 'Error bodies give code as a number',
+    catches: ['errors/body-schema'],
+    wrap: mapErrorBody((body) => ({ ...body, code: 1001 })),
+  },
+  {
+    name: 'error-message-missing',
+    description: 'Error bodies lack the message field',
+    catches: ['errors/body-schema'],
+    wrap: mapErrorBody(({ message: _dropped, ...rest }) => rest),
+  },
+  {
+    name: 'error-status-always-400',
+    description: 'Error bodies say status 400 whatever the HTTP status',
+    catches: ['errors/status-matches-http'],
+    wrap: mapErrorBody((body) => ({ ...body, status: 400 })),
+  },
+  {
+    name: 'error-labelled-problem-json',
+    description: 'Error bodies are labelled application/problem+json',
+    catches: ['responses/json-content-type'],
+    wrap: mapAnswers((answer) => (answer.status >= 400 ? { ...answer, headers: { ...answer.headers, 'content-type': 'application/problem+json' } } : answer)),
+  },
+  {
+    name: 'list-labelled-text-plain',
+    description: 'GET /pets labels its JSON text/plain',
+    catches: ['responses/json-content-type'],
+    wrap: mapAnswers((answer, request) => (isListPets(request) ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' } } : answer)),
+  },
+  {
+    name: 'created-without-content-type',
+    description: 'the 201 answer of POST /pets has no Content-Type',
+    catches: ['responses/json-content-type'],
+    wrap: mapAnswers((answer, request) => {
+      if (!isCreatePet(request) || answer.status !== 201) return answer
+      const { 'content-type': _dropped, ...headers } = answer.headers
+      return { ...answer, headers }
+    }),
+  },
+  {
+    name: 'list-500-when-store-large',
+    description: 'GET /pets?limit=100 fails with 500 once the store holds more than 100 pets',
+    catches: ['responses/no-server-error', 'listPets/limit-max-100'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const answer = await reference(request)
+        return isListPets(request) && answer.status === 200 && request.query.get('limit') === '100' && store.size > 100 ? errorResponse(500, 'internal', 'page overflow') : answer
+      },
+  },
+]

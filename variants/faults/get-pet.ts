@@ -1,0 +1,92 @@
+/** Faults of GET /pets/{petId}. */
+import { exactInteger } from '../../lib/int64.js'
+import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { errorResponse, json, petBody } from '../../reference/handler.js'
+import { PetStore } from '../../reference/pet-store.js'
+import { isGetPet, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
+
+const petIdOf = (path: string) => decodeURIComponent(path.slice('/pets/'.length))
+
+export const getPetFaults: Variant[] = [
+  {
+    name: 'getPet-404-above-id-50',
+    description: 'GET /pets/{petId} answers 404 for every id above 50 (shows only with more than 50 pets)',
+    catches: ['getPet/returns-pet', 'createPet/round-trip-get'],
+    wrap: mapAnswers((answer, request) =>
+      isGetPet(request) && answer.status === 200 && (exactInteger(petIdOf(request.path)) ?? 0n) > 50n ? errorResponse(404, 'not_found', 'no such pet') : answer,
+    ),
+  },
+  {
+    name: 'getPet-neighbour',
+    description: 'GET /pets/{petId} returns the pet stored after the one asked for, when there is one',
+    catches: ['getPet/returns-pet', 'createPet/round-trip-get'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const answer = await reference(request)
+        const id = exactInteger(petIdOf(request.path))
+        const next = id === undefined ? undefined : store.get(id + 1n)
+        return isGetPet(request) && answer.status === 200 && next ? json(200, petBody(next)) : answer
+      },
+  },
+  {
+    name: 'getPet-name-upper-cased',
+    description: 'GET /pets/{petId} shows the name in upper case',
+    catches: ['getPet/matches-listed-pet', 'createPet/round-trip-get'],
+    wrap: mapAnswers((answer, request) =>
+      isGetPet(request) && answer.status === 200
+        ? mapJsonBody(answer, (body) => (isJsonObject(body) && typeof body.name === 'string' ? { ...body, name: body.name.toUpperCase() } : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'getPet-categoryId-as-string',
+    description: 'GET /pets/{petId} writes categoryId as a JSON string',
+    catches: ['getPet/body-schema'],
+    wrap: mapAnswers((answer, request) =>
+      isGetPet(request) && answer.status === 200
+        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.categoryId instanceof JsonNumber ? { ...body, categoryId: body.categoryId.text } : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'getPet-rounds-large-ids',
+    description: 'GET /pets/{petId} parses the id as a double, so ids above 2^53 are not found (the store assigns ids from 2^60)',
+    catches: ['getPet/returns-pet', 'createPet/round-trip-get'],
+    store: () => new PetStore(2n ** 60n + 1n),
+    wrap: (reference) => async (request) => {
+      if (!isGetPet(request)) return reference(request)
+      const id = petIdOf(request.path)
+      return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
+    },
+  },
+  {
+    name: 'unknown-id-200-empty',
+    description: 'GET /pets/{petId} of an unknown id answers 200 with {}',
+    catches: ['getPet/unknown-id-404'],
+    wrap: mapAnswers((answer, request) => (isGetPet(request) && answer.status === 404 ? json(200, {}) : answer)),
+  },
+  {
+    name: 'unknown-id-404-empty-body',
+    description: 'GET /pets/{petId} of an unknown id answers 404 with an empty body',
+    catches: ['getPet/unknown-id-404', 'errors/body-schema'],
+    wrap: mapAnswers((answer, request) => (isGetPet(request) && answer.status === 404 ? { status: 404, headers: {}, body: '' } : answer)),
+  },
+  {
+    name: 'invalid-id-500',
+    description: 'GET /pets/abc fails with 500',
+    catches: ['getPet/invalid-id', 'responses/no-server-error'],
+    wrap: mapAnswers((answer, request) => (isGetPet(request) && answer.status === 400 ? errorResponse(500, 'internal', 'NumberFormatException') : answer)),
+  },
+  {
+    name: 'invalid-id-parsed-leniently',
+    description: 'GET /pets/1.5 reads the id with parseInt and answers 200 with pet 1',
+    catches: ['getPet/invalid-id'],
+    wrap: (reference) => async (request) => {
+      if (!isGetPet(request)) return reference(request)
+      const id = petIdOf(request.path)
+      const lenient = /^-?\d+\.\d+$/.test(id) ? id.split('.')[0] : undefined
+      return lenient ? reference({ ...request, path: `/pets/${lenient}` }) : reference(request)
+    },
+  },
+]

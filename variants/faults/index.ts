@@ -1,0 +1,12 @@
+/**
+ * Every fault: the reference with exactly one deviation from the spec or the policy, naming the
+ * requirements that must catch it. The mutation score runs the real command against each.
+ */
+import type { Variant } from '../variant.js'
+import { authFaults } from './auth.js'
+import { createPetFaults } from './create-pet.js'
+import { errorsAndResponsesFaults } from './errors-and-responses.js'
+import { getPetFaults } from './get-pet.js'
+import { listPetsFaults } from './list-pets.js'
+
+export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...authFaults, ...errorsAndResponsesFaults]

@@ -1,0 +1,160 @@
+/** Faults of GET /pets: limits, the status filter, the shape of the list. */
+import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { errorResponse, json, petBody } from '../../reference/handler.js'
+import type { ServiceRequest } from '../../reference/http-types.js'
+import { type PetStatus, PetStore } from '../../reference/pet-store.js'
+import { isListPets, mapAnswers, mapJsonBody, type Variant, type VariantContext } from '../variant.js'
+
+const STATUSES = ['available', 'pending', 'sold']
+
+/** A list answered from the store directly, bypassing the reference's limit handling (auth still checked by the reference first). */
+function listWith(request: ServiceRequest, { store }: VariantContext, limit: number) {
+  const status = request.query.get('status')
+  return json(200, store.list({ limit, ...(status && STATUSES.includes(status) ? { status: status as PetStatus } : {}) }).map(petBody))
+}
+
+/** Only for an authenticated, otherwise valid list request: the reference answers everything else. */
+function overridesValidList(override: (request: ServiceRequest, context: VariantContext, limit: number) => ReturnType<typeof json> | undefined): Variant['wrap'] {
+  return (reference, context) => async (request) => {
+    const answer = await reference(request)
+    if (!isListPets(request) || answer.status !== 200) return answer
+    const limitText = request.query.get('limit')
+    return override(request, context, limitText === null ? 20 : Number(limitText)) ?? answer
+  }
+}
+
+export const listPetsFaults: Variant[] = [
+  {
+    name: 'default-limit-25',
+    description: 'GET /pets without limit returns up to 25 pets (shows only with more than 20 pets)',
+    catches: ['listPets/limit-default-20'],
+    wrap: overridesValidList((request, context) => (request.query.has('limit') ? undefined : listWith(request, context, 25))),
+  },
+  {
+    name: 'limit-off-by-one',
+    description: 'limit=N returns N+1 pets',
+    catches: ['listPets/limit-caps-size', 'listPets/limit-max-100'],
+    wrap: overridesValidList((request, context, limit) => (request.query.has('limit') ? listWith(request, context, limit + 1) : undefined)),
+  },
+  {
+    name: 'limit-100-unbounded',
+    description: 'limit=100 returns every pet (shows only with more than 100 pets)',
+    catches: ['listPets/limit-max-100'],
+    wrap: overridesValidList((request, context, limit) => (limit === 100 ? listWith(request, context, Number.POSITIVE_INFINITY) : undefined)),
+  },
+  {
+    name: 'default-page-of-10',
+    description: 'GET /pets without limit returns only 10 pets although the store holds more',
+    catches: ['listPets/limit-fills-page'],
+    wrap: overridesValidList((request, context) => (request.query.has('limit') ? undefined : listWith(request, context, 10))),
+  },
+  {
+    name: 'page-short-by-one',
+    description: 'limit=N returns N-1 pets although the store holds more',
+    catches: ['listPets/limit-fills-page'],
+    wrap: overridesValidList((request, context, limit) => (request.query.has('limit') ? listWith(request, context, limit - 1) : undefined)),
+  },
+  {
+    name: 'limit-101-accepted',
+    description: 'limit=101 is answered 200 with 101 pets (shows only with more than 100 pets)',
+    catches: ['listPets/limit-out-of-range'],
+    wrap: (reference, context) => async (request) => {
+      const answer = await reference(request)
+      // The reference's 400 means the key was valid: only the range check is skipped.
+      return isListPets(request) && answer.status === 400 && request.query.get('limit') === '101' ? listWith(request, context, 101) : answer
+    },
+  },
+  {
+    name: 'invalid-limit-500',
+    description: 'limit=0 makes GET /pets fail with 500',
+    catches: ['listPets/limit-out-of-range', 'responses/no-server-error'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 400 && request.query.get('limit') === '0' ? errorResponse(500, 'internal', 'division by zero') : answer,
+    ),
+  },
+  {
+    name: 'invalid-limit-plain-text-422',
+    description: 'an out-of-range limit is answered 422 with a plain-text body instead of an Error',
+    catches: ['listPets/limit-out-of-range'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 400 && request.query.has('limit')
+        ? { status: 422, headers: { 'content-type': 'text/plain' }, body: 'limit must be between 1 and 100' }
+        : answer,
+    ),
+  },
+  {
+    name: 'invalid-limit-ignored',
+    description: 'an out-of-range or non-integer limit is ignored and the default page returned (200)',
+    catches: ['listPets/limit-out-of-range-400'],
+    wrap: (reference) => async (request) => {
+      const limit = request.query.get('limit')
+      if (!isListPets(request) || limit === null || /^(100|[1-9]\d?)$/.test(limit)) return reference(request)
+      const query = new URLSearchParams(request.query)
+      query.delete('limit')
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'status-filter-ignored',
+    description: 'GET /pets ignores the status filter',
+    catches: ['listPets/status-filter-matches'],
+    wrap: (reference) => async (request) => {
+      if (!isListPets(request) || !STATUSES.includes(request.query.get('status') ?? '')) return reference(request)
+      const query = new URLSearchParams(request.query)
+      query.delete('status')
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'status-filter-misses-newest',
+    description: 'a status list leaves out the most recently created pet of that status',
+    catches: ['listPets/status-filter-complete', 'createPet/created-pet-listed'],
+    wrap: overridesValidList((request, { store }, limit) => {
+      const status = request.query.get('status')
+      if (!status || !STATUSES.includes(status)) return undefined
+      const all = store.list({ status: status as PetStatus, limit: Number.POSITIVE_INFINITY })
+      return json(200, all.slice(0, -1).slice(0, limit).map(petBody))
+    }),
+  },
+  {
+    name: 'invalid-status-500',
+    description: 'a status filter outside the enum makes GET /pets fail with 500',
+    catches: ['listPets/status-invalid', 'responses/no-server-error'],
+    wrap: mapAnswers((answer, request) => (isListPets(request) && answer.status === 400 && request.query.has('status') ? errorResponse(500, 'internal', 'bad enum') : answer)),
+  },
+  {
+    name: 'invalid-status-lists-everything',
+    description: 'a status filter outside the enum is ignored and the unfiltered list returned (200)',
+    catches: ['listPets/status-invalid-400'],
+    wrap: (reference) => async (request) => {
+      const status = request.query.get('status')
+      if (!isListPets(request) || status === null || STATUSES.includes(status)) return reference(request)
+      const query = new URLSearchParams(request.query)
+      query.delete('status')
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'list-wrapped-in-object',
+    description: 'GET /pets answers {"pets": [...]} instead of a bare array',
+    catches: ['listPets/returns-pets', 'listPets/body-schema'],
+    wrap: mapAnswers((answer, request) => (isListPets(request) && answer.status === 200 ? mapJsonBody(answer, (body) => ({ pets: body })) : answer)),
+  },
+  {
+    name: 'list-ids-as-strings',
+    description: 'GET /pets writes each id as a JSON string',
+    catches: ['listPets/body-schema'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 200
+        ? mapJsonBody(answer, (body) => (Array.isArray(body) ? body.map((pet) => (isJsonObject(pet) && pet.id instanceof JsonNumber ? { ...pet, id: pet.id.text } : pet)) : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'list-rounds-large-ids',
+    description: 'GET /pets goes through JSON.parse, so ids above 2^53 come out rounded (the store assigns ids from 2^60)',
+    catches: ['getPet/returns-pet', 'createPet/created-pet-listed', 'listPets/status-filter-complete'],
+    store: () => new PetStore(2n ** 60n + 1n),
+    wrap: mapAnswers((answer, request) => (isListPets(request) && answer.status === 200 ? { ...answer, body: JSON.stringify(JSON.parse(answer.body)) } : answer)),
+  },
+]

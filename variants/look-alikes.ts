@@ -1,0 +1,159 @@
+/**
+ * Conformant look-alikes: implementations that behave unusually but within the spec and the policy.
+ * A careless suite fails them; this one must not. Each may warn only on the SHOULD requirements it lists.
+ */
+import { INT64_MIN } from '../lib/int64.js'
+import { isJsonObject, parseJson, stringifyJson } from '../lib/json.js'
+import { errorResponse, json, petBody } from '../reference/handler.js'
+import { type PetStatus, PetStore } from '../reference/pet-store.js'
+import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader } from './variant.js'
+
+const STATUSES = ['available', 'pending', 'sold']
+
+/** Every `period`-th request is turned away with `status` and Retry-After: 1, before the reference sees it. */
+function turnsAwayEvery(period: number, status: 429 | 503): Variant['wrap'] {
+  let requests = 0
+  return (reference) => async (request) => {
+    requests += 1
+    if (requests % period !== 0) return reference(request)
+    return errorResponse(status, status === 429 ? 'rate_limited' : 'unavailable', 'try again shortly', { 'retry-after': '1' })
+  }
+}
+
+export const lookAlikes: Variant[] = [
+  {
+    name: 'ids-above-2^53',
+    description: 'the store assigns ids from 2^62 + 12345: every id is beyond what a double holds exactly',
+    store: () => new PetStore(2n ** 62n + 12_345n),
+    wrap: (reference) => reference,
+  },
+  {
+    name: 'ids-negative',
+    description: 'the store assigns negative ids near the bottom of int64',
+    store: () => new PetStore(INT64_MIN + 1_000n),
+    wrap: (reference) => reference,
+  },
+  {
+    name: 'charset-utf-8',
+    description: 'every JSON answer is labelled application/json; charset=utf-8',
+    wrap: mapAnswers((answer) => (answer.headers['content-type'] === 'application/json' ? withHeader(answer, 'content-type', 'application/json; charset=utf-8') : answer)),
+  },
+  {
+    name: 'extra-properties',
+    description: 'pets carry tags and createdAt; Error bodies carry details',
+    wrap: mapAnswers((answer) =>
+      mapJsonBody(answer, (body) => {
+        const extend = (value: unknown) =>
+          isJsonObject(value) ? { ...value, ...(answer.status >= 400 ? { details: [] } : { tags: ['friendly'], createdAt: '2026-01-01T00:00:00Z' }) } : value
+        return Array.isArray(body) ? body.map(extend) : extend(body)
+      }),
+    ),
+  },
+  {
+    name: 'list-newest-first',
+    description: 'lists are in reverse creation order',
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const answer = await reference(request)
+        if (!isListPets(request) || answer.status !== 200) return answer
+        const status = request.query.get('status')
+        const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 20
+        const all = store.list({ limit: Number.POSITIVE_INFINITY, ...(status && STATUSES.includes(status) ? { status: status as PetStatus } : {}) })
+        return json(200, all.reverse().slice(0, limit).map(petBody))
+      },
+  },
+  {
+    name: 'connection-close',
+    description: 'every answer closes the connection (no keep-alive)',
+    wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, closeConnection: true } })),
+  },
+  {
+    name: 'chunked-bodies',
+    description: 'every body is sent chunked, without Content-Length',
+    wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, chunked: true } })),
+  },
+  {
+    name: 'pretty-printed-json',
+    description: 'JSON bodies are indented over several lines',
+    wrap: mapAnswers((answer) => {
+      const parsed = parseJson(answer.body)
+      return parsed.ok ? { ...answer, body: stringifyJson(parsed.value, 2) } : answer
+    }),
+  },
+  {
+    name: 'slow-answers',
+    description: 'every answer takes 30 ms',
+    wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, delayMs: 30 } })),
+  },
+  {
+    name: 'occasional-429',
+    description: 'every 40th request is answered 429 with Retry-After: 1',
+    wrap: turnsAwayEvery(40, 429),
+  },
+  {
+    name: 'occasional-503',
+    description: 'every 60th request is answered 503 with Retry-After: 1',
+    wrap: turnsAwayEvery(60, 503),
+  },
+  {
+    name: 'status-defaulted-available',
+    description: 'a pet created without status is stored as available',
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      const parsed = parseJson(request.body)
+      if (!parsed.ok || !isJsonObject(parsed.value) || 'status' in parsed.value) return reference(request)
+      return reference({ ...request, body: stringifyJson({ ...parsed.value, status: 'available' }) })
+    },
+  },
+  {
+    name: 'limit-clamped',
+    description: 'an out-of-range limit is clamped (0 → 1, 101 → 100) and a non-integer one ignored, instead of refused',
+    allowedWarnings: ['listPets/limit-out-of-range-400'],
+    wrap: (reference) => async (request) => {
+      const limit = request.query.get('limit')
+      if (!isListPets(request) || limit === null || /^(100|[1-9]\d?)$/.test(limit)) return reference(request)
+      const query = new URLSearchParams(request.query)
+      const value = Number(limit)
+      if (Number.isInteger(value)) query.set('limit', String(Math.min(100, Math.max(1, value))))
+      else query.delete('limit')
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'limit-refused-422',
+    description: 'an out-of-range limit is answered 422 with a valid Error body saying 422',
+    allowedWarnings: ['listPets/limit-out-of-range-400'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 400 && request.query.has('limit')
+        ? mapJsonBody({ ...answer, status: 422 }, (body) => (isJsonObject(body) ? { ...body, status: 422 } : body))
+        : answer,
+    ),
+  },
+  {
+    name: 'invalid-id-404',
+    description: 'a petId that is not an int64 is answered 404 (not 400)',
+    wrap: mapAnswers((answer, request) => (isGetPet(request) && answer.status === 400 ? errorResponse(404, 'not_found', 'no such pet') : answer)),
+  },
+  {
+    name: 'odd-names-in-store',
+    description: 'the store already holds pets named "", " ", "\\u0000", "🐶", 3000 × "é", with int64-extreme category ids',
+    store: () => {
+      const store = new PetStore()
+      const names = ['', ' ', '\u0000', '🐶', 'é'.repeat(3000), 'e\u0301', '\u202eevil']
+      names.forEach((name, index) => {
+        store.add({ name, categoryId: index % 2 === 0 ? 2n ** 63n - 1n : -(2n ** 63n), status: (['available', 'pending', 'sold'] as const)[index % 3], extra: {} })
+      })
+      return store
+    },
+    wrap: (reference) => reference,
+  },
+  {
+    name: 'deprecation-announced',
+    description: 'GET /pets/{petId} answers carry Deprecation and Sunset headers; every answer carries rate-limit headers',
+    wrap: mapAnswers((answer, request) => {
+      const limited = { ...answer, headers: { ...answer.headers, 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999' } }
+      return isGetPet(request) ? { ...limited, headers: { ...limited.headers, deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } } : limited
+    }),
+  },
+]
