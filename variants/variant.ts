@@ -7,7 +7,7 @@ import type { RequirementId } from '../lib/catalogue.js'
 import { type JsonValue, parseJson, stringifyJson } from '../lib/json.js'
 import { createReferenceHandler } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
-import { PetStore } from '../reference/pet-store.js'
+import type { PetStore } from '../reference/pet-store.js'
 import { type RunningServer, startServer } from '../reference/server.js'
 
 export interface VariantContext {
@@ -55,8 +55,4 @@ export function mapAnswers(map: (answer: ServiceResponse, request: ServiceReques
 export async function startVariant(variant: Variant | undefined, context: VariantContext): Promise<RunningServer> {
   const reference = createReferenceHandler(context)
   return startServer(variant ? variant.wrap(reference, context) : reference)
-}
-
-export function emptyStore(): PetStore {
-  return new PetStore()
 }

@@ -27,7 +27,7 @@ function codePoint(char: string | undefined): string {
 }
 
 /** Where two strings first differ, code point by code point. */
-export function describeNameDifference(sent: string, got: string): string {
+function describeNameDifference(sent: string, got: string): string {
   const a = [...sent]
   const b = [...got]
   let index = 0
