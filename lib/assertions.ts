@@ -30,11 +30,16 @@ export function mediaType(response: RecordedResponse): string | undefined {
   return response.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
 }
 
+/** What came back, and what came before it when the request was retried. */
 export function describeAnswer(exchange: Exchange): string {
-  if (exchange.failure) return `no answer: ${exchange.failure.message}`
+  const retried = exchange.retries.length
+    ? ` (after ${exchange.retries.length} ${exchange.retries.length === 1 ? 'retry' : 'retries'}: ${exchange.retries.map((attempt) => attempt.status ?? attempt.failure).join(', ')})`
+    : ''
+  if (exchange.failure) return `no answer: ${exchange.failure.message}${retried}`
   const response = exchange.response as RecordedResponse
   const body = response.body.length > 200 ? `${response.body.slice(0, 200)}…` : response.body
-  return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}`
+  const outlasted = (response.status === 429 || response.status === 503) && exchange.retries.length ? '; the rate limit outlasted the retries' : ''
+  return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}${retried}${outlasted}`
 }
 
 export class Assertions {
@@ -57,9 +62,11 @@ export class Assertions {
   status(exchange: Exchange, expected: number | readonly number[], what = 'the answer'): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const wanted = allowed.join(' or ')
-    if (exchange.failure) this.fail(`${what}: ${exchange.failure.message}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })
+    if (exchange.failure)
+      this.fail(`${what}: ${describeAnswer(exchange).replace(/^no answer: /, '')}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })
     const response = exchange.response as RecordedResponse
-    this.that(allowed.includes(response.status), `${what} has status ${response.status}, expected ${wanted}`, {
+    const limited = (response.status === 429 || response.status === 503) && exchange.retries.length ? ` (still ${response.status} after ${exchange.retries.length} retries)` : ''
+    this.that(allowed.includes(response.status), `${what} has status ${response.status}${limited}, expected ${wanted}`, {
       exchange,
       expected: `status ${wanted}`,
       actual: describeAnswer(exchange),

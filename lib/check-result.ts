@@ -32,6 +32,8 @@ export interface CheckReport {
   incidental: IncidentalFinding[]
   /** Ids of the exchanges this check sent or read (shared ones appear in several checks). */
   exchangeIds: number[]
+  /** Requests this check read that were retried, each as "METHOD url: what came before" (redacted). */
+  retried?: string[]
   assertions: number
 }
 

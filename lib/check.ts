@@ -159,6 +159,13 @@ export class Check {
       observations: this.observations.map(redact),
       incidental: this.findings,
       exchangeIds: this.exchanges.map((exchange) => exchange.id),
+      retried: this.exchanges
+        .filter((exchange) => exchange.retries.length > 0)
+        .map((exchange) =>
+          redact(
+            `${exchange.request.method} ${exchange.request.url}: retried after ${exchange.retries.map((attempt) => `${attempt.status ?? attempt.failure} (waited ${Math.round(attempt.waitedMs ?? 0)} ms)`).join(', ')}`,
+          ),
+        ),
       assertions: this.expect.count,
     }
     if (!requirementId) return { ...common, outcome: 'error', reason: 'the test title does not start with [requirement-id]' }

@@ -43,7 +43,8 @@ export interface RecordedResponse {
   bodyBytes: number
 }
 
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'connection' | 'tls'
+/** `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way (reset, closed). */
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls'
 
 export interface TransportFailure {
   kind: TransportFailureKind
@@ -91,7 +92,8 @@ class BodyTooLarge extends Error {}
 function classify(error: unknown, timeoutMs: number, maxBodyBytes: number): TransportFailure {
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes` }
   const name = error instanceof Error ? error.name : ''
-  const code = (error as { code?: string } | undefined)?.code ?? ''
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause
+  const code = (error as { code?: string } | undefined)?.code ?? cause?.code ?? ''
   if (name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` }
   }
@@ -99,6 +101,7 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number): Tran
     return { kind: 'tls', message: `TLS: ${error instanceof Error ? error.message : String(error)} (${code})` }
   }
   const detail = error instanceof Error ? `${error.message}${code ? ` (${code})` : ''}` : String(error)
+  if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) return { kind: 'unreachable', message: `cannot connect: ${detail}` }
   return { kind: 'connection', message: `connection failed: ${detail}` }
 }
 
@@ -151,7 +154,7 @@ export class HttpClient {
         return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
       }
       // A read that failed in transit may be retried; a POST never is (it may have been processed).
-      if (recorded.method === 'GET' && canRetry && outcome.failure.kind === 'connection') {
+      if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
         const wait = 100 * 2 ** attempt
         retries.push({ failure: outcome.failure.message, waitedMs: wait })
         await delay(wait)

@@ -24,6 +24,8 @@ export interface RequirementResult {
   failures: Failure[]
   observations: string[]
   harnessErrors: string[]
+  /** Requests of this requirement's checks that were retried (rate limit, or a read broken in transit), and how. */
+  retried: string[]
 }
 
 /** Most failures kept per requirement in reports. */
@@ -44,7 +46,7 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
     source: req.source,
     ...(req.decision ? { decision: req.decision } : {}),
   }
-  const empty = { checks: 0, failedChecks: 0, reasons: [], failures: [], observations: [], harnessErrors: [] }
+  const empty = { checks: 0, failedChecks: 0, reasons: [], failures: [], observations: [], harnessErrors: [], retried: [] }
   if (!req.testable) return { ...base, ...empty, verdict: 'untestable', reasons: ['the spec says: not shown'] }
   if (!isSelected(req.id, filter)) return { ...base, ...empty, verdict: 'skipped', reasons: ['left out by the requirement filter'] }
 
@@ -54,6 +56,7 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
   const reasons = unique(own.flatMap((report) => (report.outcome === 'inconclusive' && report.reason ? [report.reason] : [])))
   const harnessErrors = unique(own.flatMap((report) => (report.outcome === 'error' && report.reason ? [report.reason] : [])))
   const observations = unique(own.flatMap((report) => report.observations))
+  const retried = unique(own.flatMap((report) => report.retried ?? [])).slice(0, FAILURES_KEPT)
 
   // Findings on every exchange count once per exchange, whichever checks recorded it.
   const incidental = new Map<number, (typeof reports)[number]['incidental'][number]>()
@@ -63,7 +66,16 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
     else failures.push({ message: finding.message ?? 'failed', evidence: finding.evidence ? [finding.evidence] : [] })
   }
 
-  const result = { ...base, checks: passes + failures.length, failedChecks: failures.length, reasons, failures: failures.slice(0, FAILURES_KEPT), observations, harnessErrors }
+  const result = {
+    ...base,
+    checks: passes + failures.length,
+    failedChecks: failures.length,
+    reasons,
+    failures: failures.slice(0, FAILURES_KEPT),
+    observations,
+    harnessErrors,
+    retried,
+  }
   if (level === 'INFO') {
     const notes = [...observations, ...failures.map((failure) => `recorded: ${failure.message}`)]
     return notes.length > 0 || passes > 0

@@ -1,5 +1,6 @@
 /** The HTTP side of the reference (and of its variants): node:http on a loopback port the OS picks. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { errorResponse } from './handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
@@ -9,8 +10,8 @@ const MAX_REQUEST_BYTES = 1024 * 1024
 
 export interface RunningServer {
   baseUrl: string
-  /** Method and path (with query) of every request received, in order. */
-  requests: Array<{ method: string; url: string }>
+  /** Method, path (with query) and body of every request received, in order. */
+  requests: Array<{ method: string; url: string; body?: string }>
   close(): Promise<void>
 }
 
@@ -28,6 +29,7 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 async function write(response: ServerResponse, answer: ServiceResponse): Promise<void> {
   const delivery = answer.delivery ?? {}
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
+  if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
   const headers: Record<string, string> = { ...answer.headers }
   if (delivery.closeConnection) headers.connection = 'close'
   if (!delivery.chunked) headers['content-length'] = String(Buffer.byteLength(answer.body))
@@ -43,13 +45,20 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   }
 }
 
-export async function startServer(handler: Handler, host = '127.0.0.1'): Promise<RunningServer> {
+/** Key and certificate (PEM) to serve https instead of http. */
+export interface ServerTls {
+  key: string
+  cert: string
+}
+
+export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls): Promise<RunningServer> {
   const requests: RunningServer['requests'] = []
-  const server = createServer(async (request, response) => {
+  const listener: RequestListener = async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://reference.invalid')
     requests.push({ method: request.method ?? '', url: `${url.pathname}${url.search}` })
     try {
       const body = await readBody(request)
+      if (body) (requests.at(-1) as { body?: string }).body = body
       if (body === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
       if (!url.pathname.startsWith(`${BASE_PATH}/`)) return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
       const serviceRequest: ServiceRequest = {
@@ -64,7 +73,8 @@ export async function startServer(handler: Handler, host = '127.0.0.1'): Promise
       if (!response.headersSent) await write(response, errorResponse(500, 'internal', error instanceof Error ? error.message : String(error)))
       else response.destroy()
     }
-  })
+  }
+  const server = tls ? createTlsServer(tls, listener) : createServer(listener)
   server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -72,7 +82,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1'): Promise
   })
   const { port } = server.address() as AddressInfo
   return {
-    baseUrl: `http://${host}:${port}${BASE_PATH}`,
+    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}${BASE_PATH}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

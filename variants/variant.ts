@@ -8,7 +8,7 @@ import { type JsonValue, parseJson, stringifyJson } from '../lib/json.js'
 import { createReferenceHandler } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'
-import { type RunningServer, startServer } from '../reference/server.js'
+import { type RunningServer, type ServerTls, startServer } from '../reference/server.js'
 
 export interface VariantContext {
   apiKey: string
@@ -52,7 +52,7 @@ export function mapAnswers(map: (answer: ServiceResponse, request: ServiceReques
   return (reference) => async (request) => map(await reference(request), request)
 }
 
-export async function startVariant(variant: Variant | undefined, context: VariantContext): Promise<RunningServer> {
+export async function startVariant(variant: Variant | undefined, context: VariantContext, tls?: ServerTls): Promise<RunningServer> {
   const reference = createReferenceHandler(context)
-  return startServer(variant ? variant.wrap(reference, context) : reference)
+  return startServer(variant ? variant.wrap(reference, context) : reference, '127.0.0.1', tls)
 }

@@ -40,7 +40,10 @@ function detail(result: RequirementResult): string {
 export function renderRequirementLines(results: readonly RequirementResult[]): string {
   return results
     .filter((result) => result.verdict !== 'untestable' && result.verdict !== 'skipped')
-    .map((result) => `  ${MARK[result.verdict].padEnd(12)} ${result.level.padEnd(6)} ${result.id}${result.checks ? ` (${result.checks} checks)` : ''}${detail(result)}`)
+    .map(
+      (result) =>
+        `  ${MARK[result.verdict].padEnd(12)} ${result.level.padEnd(6)} ${result.id}${result.checks ? ` (${result.checks} checks${result.retried.length ? `, ${result.retried.length} retried requests` : ''})` : ''}${detail(result)}`,
+    )
     .join('\n')
 }
 
@@ -48,6 +51,6 @@ export function renderSummary(run: RunResult): string {
   const s = run.summary
   return [
     `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
-    `Verdict: ${run.verdict.toUpperCase()} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
+    `Verdict: ${run.verdict.toUpperCase()} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
   ].join('\n')
 }

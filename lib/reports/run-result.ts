@@ -19,6 +19,8 @@ export interface RunResult {
   summary: Summary
   seeding: { created: number; knownBefore: number; note: string }
   requestsSent: number
+  /** Peak resident memory of the suite's process, in bytes: bounded whatever the target sends. */
+  peakRssBytes: number
   harnessErrors: string[]
   requirements: RequirementResult[]
 }

@@ -58,11 +58,18 @@ describe('the command against the reference implementation', () => {
     expect(outcome.results?.verdict).toBe('error')
   })
 
-  test('a bad setting ends with exit code 2 before any request is sent', async () => {
+  test.for([
+    ['an unknown flag', ['--colour'], {}, /Unknown option '--colour'/],
+    ['a malformed URL', ['--base-url', 'http//nowhere'], {}, /is not a URL: "http\/\/nowhere"/],
+    ['a non-numeric timeout', ['--timeout-ms', 'soon'], {}, /--timeout-ms must be a whole number/],
+    ['an unreadable CA file', ['--ca-file', '/nonexistent/ca.pem'], {}, /cannot be read/],
+    ['an empty API key', [], { PETSTORE_API_KEY: ' ' }, /the API key is empty/],
+  ] as const)('%s ends with exit code 2 and a message, before any request is sent', async ([, args, env, message]) => {
     const server = await startTarget()
-    const outcome = await runCli(['--base-url', server.baseUrl, '--timeout-ms', 'soon'], { PETSTORE_API_KEY: API_KEY })
+    const target = args[0] === '--base-url' ? [] : ['--base-url', server.baseUrl]
+    const outcome = await runCli([...target, ...args], { PETSTORE_API_KEY: API_KEY, ...env })
     expect(outcome.code).toBe(2)
-    expect(outcome.stderr).toMatch(/--timeout-ms must be a whole number/)
+    expect(outcome.stderr).toMatch(message)
     expect(server.requests).toEqual([])
   })
 

@@ -1,7 +1,7 @@
 /** Targets for end-to-end self-tests: the reference (or a variant of it) on a free loopback port, closed after each test. */
 import { afterEach } from 'vitest'
 import { PetStore, populatedStore } from '../../reference/pet-store.js'
-import type { RunningServer } from '../../reference/server.js'
+import type { RunningServer, ServerTls } from '../../reference/server.js'
 import { startVariant, type Variant } from '../../variants/variant.js'
 
 export const API_KEY = 'self-test-key-4f9c2a'
@@ -10,15 +10,26 @@ export interface Target extends RunningServer {
   store: PetStore
 }
 
-/** Registers the after-each hook that closes every target the test started; returns the starter. */
-export function useTargets(): (options?: { pets?: number; variant?: Variant }) => Promise<Target> {
+export interface TargetOptions {
+  pets?: number
+  variant?: Variant
+  tls?: ServerTls
+}
+
+/** Starts the reference (or a variant) holding `pets` pets; the caller closes it. */
+export async function startTarget({ pets = 0, variant, tls }: TargetOptions = {}): Promise<Target> {
+  const store = pets > 0 ? populatedStore(pets) : new PetStore()
+  return { ...(await startVariant(variant, { apiKey: API_KEY, store }, tls)), store }
+}
+
+/** Registers the after-each hook that closes every target the test started; returns the starter. For sequential tests. */
+export function useTargets(): (options?: TargetOptions) => Promise<Target> {
   const started: Target[] = []
   afterEach(async () => {
     await Promise.all(started.splice(0).map((target) => target.close()))
   })
-  return async ({ pets = 0, variant } = {}) => {
-    const store = pets > 0 ? populatedStore(pets) : new PetStore()
-    const target = { ...(await startVariant(variant, { apiKey: API_KEY, store })), store }
+  return async (options = {}) => {
+    const target = await startTarget(options)
     started.push(target)
     return target
   }

@@ -1,0 +1,178 @@
+import { describe, expect, test } from 'vitest'
+import type { RequirementResult } from '../../lib/verdicts.js'
+import { makeCertificates } from '../helpers/certificates.js'
+import { startForwardProxy } from '../helpers/forward-proxy.js'
+import { behaviours, type Misbehaviour, rateLimitedFor, resetOnce, startMisbehavingServer } from '../helpers/misbehaving-server.js'
+import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
+import { API_KEY, startTarget, type TargetOptions } from '../helpers/targets.js'
+
+type OnFinished = (close: () => Promise<void>) => void
+
+async function targetFor(options: TargetOptions, onTestFinished: OnFinished) {
+  const target = await startTarget(options)
+  onTestFinished(() => target.close())
+  return target
+}
+
+const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+
+function resultOf(outcome: CliOutcome, id: string): RequirementResult | undefined {
+  return outcome.results?.requirements.find((result) => result.id === id)
+}
+
+/** One misbehaviour on every request; only the list checks run, with a short timeout. */
+async function runAgainst(behaviour: Misbehaviour, onTestFinished: OnFinished, extra: string[] = []) {
+  const server = await startMisbehavingServer(behaviour, onTestFinished)
+  const started = Date.now()
+  const outcome = await runCli(
+    ['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets,responses/', '--timeout-ms', '800', '--deadline-ms', '20000', ...extra],
+    WITH_KEY,
+  )
+  return { server, outcome, seconds: (Date.now() - started) / 1000 }
+}
+
+describe.concurrent('broken answers become failures that name the problem, on time', () => {
+  test.for([
+    ['never answers', 'hang', /no complete answer within 800 ms/],
+    ['sends headers, then a byte every 100 ms', 'drip', /no complete answer within 800 ms/],
+    ['resets the connection', 'reset', /connection failed: .*\(after 3 retries: connection failed/],
+    ['sends truncated JSON', 'truncated', /the list body is not JSON/],
+  ] as const)('a target that %s', async ([, behaviour, message], { onTestFinished }) => {
+    const { outcome, seconds } = await runAgainst(behaviours[behaviour], onTestFinished)
+    expect(outcome.code, outcome.stderr).toBe(1)
+    expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(message)
+    expect(seconds).toBeLessThan(20)
+  })
+
+  test('a target that sends 300 MB: the body is cut at the cap and the suite stays small', async ({ onTestFinished }) => {
+    const { outcome } = await runAgainst(behaviours.huge, onTestFinished, ['--max-body-bytes', String(4 * 2 ** 20)])
+    expect(outcome.code, outcome.stderr).toBe(1)
+    expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(/response body over the cap of 4194304 bytes/)
+    expect(outcome.results?.peakRssBytes).toBeLessThan(250 * 2 ** 20)
+    expect(outcome.stdout).toMatch(/peak memory \d+ MiB/)
+  })
+
+  test.for([
+    ['labelled text/html', 'html', /Content-Type (is )?text\/html/],
+    ['without a Content-Type', 'unlabelled', /Content-Type (is )?(missing|\(absent\))/],
+  ] as const)('JSON %s fails responses/json-content-type', async ([, behaviour, message], { onTestFinished }) => {
+    const { outcome } = await runAgainst(behaviours[behaviour], onTestFinished)
+    expect(outcome.code).toBe(1)
+    expect(resultOf(outcome, 'responses/json-content-type')?.failures[0]?.message).toMatch(message)
+  })
+})
+
+describe.concurrent('rate limits and retries', () => {
+  test('429 with Retry-After in seconds, then as an HTTP date: honoured, retried and reported on the requirement', async ({ onTestFinished }) => {
+    let answered = 0
+    const server = await startMisbehavingServer(
+      rateLimitedFor(2, 429, () => (++answered === 1 ? '1' : new Date(Date.now() + 1000).toUTCString())),
+      onTestFinished,
+    )
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets'], WITH_KEY)
+    expect(outcome.code, outcome.stdout).toBe(0)
+    const retried = resultOf(outcome, 'listPets/returns-pets')?.retried.join('\n') ?? ''
+    expect(retried).toMatch(/retried after 429 \(waited \d+ ms\)/)
+    expect(outcome.stdout).toMatch(/listPets\/returns-pets \(1 checks, \d+ retried requests\)/)
+  })
+
+  test('when the retries run out, the verdict says the rate limit outlasted them', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(
+      rateLimitedFor(1000, 429, () => '0'),
+      onTestFinished,
+    )
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets', '--max-retries', '2'], WITH_KEY)
+    expect(outcome.code).toBe(1)
+    expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(/has status 429 \(still 429 after 2 retries\), expected 200/)
+  })
+
+  test('a Retry-After longer than --max-retry-wait-ms is not waited for: the total wait stays bounded', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(
+      rateLimitedFor(1000, 503, () => '3600'),
+      onTestFinished,
+    )
+    const started = Date.now()
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets', '--max-retry-wait-ms', '2000'], WITH_KEY)
+    expect(outcome.code).toBe(1)
+    expect(Date.now() - started).toBeLessThan(15_000)
+    expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(/has status 503, expected 200/)
+  })
+
+  test('a read broken in transit is retried once it works, and the retry is reported', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(resetOnce(), onTestFinished)
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets'], WITH_KEY)
+    expect(outcome.code, outcome.stdout).toBe(0)
+    expect(server.requests.filter((request) => request.url === '/v1/pets').length).toBe(2)
+    const anyRetried = outcome.results?.requirements.flatMap((result) => result.retried).join('\n') ?? ''
+    expect(anyRetried).toMatch(/GET .*: retried after connection failed/)
+  })
+
+  test('a POST whose connection is reset is never sent again', async ({ onTestFinished }) => {
+    const target = await targetFor(
+      {
+        variant: {
+          name: 'posts-reset',
+          description: 'every POST /pets connection is reset before an answer',
+          wrap: (reference) => async (request) => (request.method === 'POST' ? { status: 500, headers: {}, body: '', delivery: { resetConnection: true } } : reference(request)),
+        },
+      },
+      onTestFinished,
+    )
+    const outcome = await runCli(
+      ['--base-url', target.baseUrl, '--profile', 'full', '--requirements', 'createPet/returns-201-pet,createPet/ids-unique', '--max-retries', '3'],
+      WITH_KEY,
+    )
+    expect(outcome.code).toBe(1)
+    const posts = target.requests.filter((request) => request.method === 'POST')
+    expect(posts.length).toBeGreaterThan(0)
+    // Seeding, the fixed and the generated cases: every body arrived exactly once.
+    expect(new Set(posts.map((post) => post.body)).size).toBe(posts.length)
+    expect(resultOf(outcome, 'createPet/returns-201-pet')?.failures[0]?.message).toMatch(/connection failed/)
+  })
+
+  test('requests in flight never exceed --concurrency', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(behaviours.slowList, onTestFinished)
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/', '--concurrency', '2'], WITH_KEY)
+    expect(outcome.results).toBeDefined()
+    expect(server.requests.length).toBeGreaterThan(10)
+    expect(server.peakInFlight).toBe(2)
+  })
+})
+
+describe.concurrent('TLS and proxies', () => {
+  const certificates = makeCertificates()
+
+  test('an https target is verified: unknown CA → exit 3 naming TLS; --ca-file → conformant, through HTTPS_PROXY too; --insecure → conformant with a loud warning', async ({
+    onTestFinished,
+  }) => {
+    const target = await targetFor({ pets: 3, tls: { key: certificates.key, cert: certificates.cert } }, onTestFinished)
+    const args = ['--base-url', target.baseUrl, '--requirements', 'listPets/returns-pets']
+    const unverified = await runCli(args, WITH_KEY)
+    expect(unverified.code).toBe(3)
+    expect(unverified.stderr).toMatch(/Target unreachable: .*TLS/)
+    const withCa = await runCli([...args, '--ca-file', certificates.caFile], WITH_KEY)
+    expect(withCa.code, withCa.stderr).toBe(0)
+    expect(verdictOf(withCa, 'listPets/returns-pets')).toBe('pass')
+    const proxy = await startForwardProxy(onTestFinished)
+    const tunnelled = await runCli([...args, '--ca-file', certificates.caFile], { ...WITH_KEY, HTTPS_PROXY: proxy.url })
+    expect(tunnelled.code, tunnelled.stderr).toBe(0)
+    expect(proxy.relayed).toContain(new URL(target.baseUrl).host)
+    const insecure = await runCli([...args, '--insecure'], WITH_KEY)
+    expect(insecure.code).toBe(0)
+    expect(insecure.stderr).toMatch(/WARNING: TLS certificate verification is OFF/)
+  })
+
+  test('HTTP_PROXY is honoured, and NO_PROXY takes a host out of it', async ({ onTestFinished }) => {
+    const target = await targetFor({ pets: 3 }, onTestFinished)
+    const proxy = await startForwardProxy(onTestFinished)
+    const args = ['--base-url', target.baseUrl, '--requirements', 'listPets/returns-pets']
+    const proxied = await runCli(args, { ...WITH_KEY, HTTP_PROXY: proxy.url })
+    expect(proxied.code, proxied.stderr).toBe(0)
+    expect(proxy.relayed.length).toBeGreaterThan(0)
+    expect(proxy.relayed.every((url) => url.startsWith(target.baseUrl) || url === new URL(target.baseUrl).host)).toBe(true)
+    const relayedBefore = proxy.relayed.length
+    const direct = await runCli(args, { ...WITH_KEY, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' })
+    expect(direct.code).toBe(0)
+    expect(proxy.relayed.length).toBe(relayedBefore)
+  })
+})

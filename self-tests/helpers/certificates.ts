@@ -1,0 +1,24 @@
+/** A certificate authority and a server certificate for 127.0.0.1, made at test time with the openssl command. */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface TestCertificates {
+  /** PEM file of the CA that signed the server certificate (for --ca-file). */
+  caFile: string
+  key: string
+  cert: string
+}
+
+export function makeCertificates(): TestCertificates {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-tls-'))
+  const file = (name: string) => join(dir, name)
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+  openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=petstore self-test CA')
+  openssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1')
+  writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n')
+  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'san.ext')
+  return { caFile: file('ca.pem'), key: readFileSync(file('server.key'), 'utf8'), cert: readFileSync(file('server.pem'), 'utf8') }
+}
