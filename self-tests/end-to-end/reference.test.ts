@@ -19,6 +19,15 @@ describe('the command against the reference implementation', () => {
     expect(outcome.results).toMatchObject({ profile: 'full', seed: 11, verdict: 'conformant', exitCode: 0, target: { embeddedReference: true } })
   })
 
+  test('the same seed gives the same generated cases and verdicts at concurrency 1 and 16', async () => {
+    const [one, sixteen] = await Promise.all([runCli(['--seed', '9', '--concurrency', '1']), runCli(['--seed', '9', '--concurrency', '16'])])
+    expect([one.code, sixteen.code]).toEqual([0, 0])
+    const verdicts = (outcome: typeof one) =>
+      outcome.results?.requirements.map((result) => `${result.id} ${result.verdict} ${result.observations.filter((note) => note.includes('generated')).join()}`)
+    expect(verdicts(sixteen)).toEqual(verdicts(one))
+    expect(verdicts(one)?.join('\n')).toMatch(/createPet\/echoes-fields pass 30 of 30 generated cases decided it \(seed 9\)/)
+  })
+
   test('--requirements runs only the ids and prefixes it names; every other requirement is skipped', async () => {
     const outcome = await runCli(['--requirements', 'auth/missing-key-401, listPets/limit-default-20,listPets/limit-max-100'])
     expect(outcome.code, outcome.stderr).toBe(0)

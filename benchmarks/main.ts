@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * The benchmark: the real command against the reference, on loopback and behind a proxy that adds a fixed
+ * delay to every exchange. For each scenario it prints wall time, requests, requests per second, the time
+ * before the first request (startup), and the ratio of wall time to the floor
+ * (startup + requests × delay / concurrency); it writes the figures as JSON for later comparison.
+ * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { packageRoot, packageVersion } from '../lib/package-root.js'
+import { runSuite } from '../mutation-score/run-suite.js'
+import { PetStore, populatedStore } from '../reference/pet-store.js'
+import { startVariant } from '../variants/variant.js'
+import { startDelayProxy } from './delay-proxy.js'
+
+const API_KEY = 'benchmark-key-5d2e9a71'
+const CONCURRENCY = 8
+
+interface Scenario {
+  name: string
+  profile: 'full' | 'smoke'
+  delayMs: number
+  /** Pets in the store at the start (smoke needs data to decide the boundaries). */
+  pets: number
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'full, loopback', profile: 'full', delayMs: 0, pets: 0 },
+  { name: 'full, 50 ms per exchange', profile: 'full', delayMs: 50, pets: 0 },
+  { name: 'smoke, loopback', profile: 'smoke', delayMs: 0, pets: 150 },
+  { name: 'smoke, 50 ms per exchange', profile: 'smoke', delayMs: 50, pets: 150 },
+]
+
+export interface Measurement {
+  scenario: string
+  profile: string
+  delayMs: number
+  concurrency: number
+  exitCode: number
+  wallMs: number
+  startupMs: number
+  requests: number
+  requestsPerSecond: number
+  floorMs: number
+  wallToFloor: number
+}
+
+async function measure(scenario: Scenario): Promise<Measurement> {
+  const target = await startVariant(undefined, { apiKey: API_KEY, store: scenario.pets > 0 ? populatedStore(scenario.pets) : new PetStore() })
+  const proxy = await startDelayProxy(target.baseUrl, scenario.delayMs)
+  try {
+    const started = performance.now()
+    const outcome = await runSuite(['--base-url', proxy.baseUrl, '--profile', scenario.profile, '--seed', '7', '--concurrency', String(CONCURRENCY)], {
+      PETSTORE_API_KEY: API_KEY,
+    })
+    const wallMs = performance.now() - started
+    const startupMs = (proxy.firstRequestAt ?? performance.now()) - started
+    const requests = proxy.requests
+    const floorMs = startupMs + (requests * scenario.delayMs) / CONCURRENCY
+    return {
+      scenario: scenario.name,
+      profile: scenario.profile,
+      delayMs: scenario.delayMs,
+      concurrency: CONCURRENCY,
+      exitCode: outcome.code,
+      wallMs: Math.round(wallMs),
+      startupMs: Math.round(startupMs),
+      requests,
+      requestsPerSecond: Math.round(requests / (wallMs / 1000)),
+      floorMs: Math.round(floorMs),
+      wallToFloor: Number((wallMs / floorMs).toFixed(2)),
+    }
+  } finally {
+    await proxy.close()
+    await target.close()
+  }
+}
+
+function row(m: Measurement, baseline?: Measurement): string {
+  const change = baseline ? `  (was ${(baseline.wallMs / 1000).toFixed(2)} s, ×${(m.wallMs / baseline.wallMs).toFixed(2)})` : ''
+  return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  exit ${m.exitCode}${change}`
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, baseline: { type: 'string' } } })
+  const out = resolve(values.out ?? join(packageRoot, 'reports', 'bench.json'))
+  const baseline: Measurement[] = values.baseline ? JSON.parse(readFileSync(values.baseline, 'utf8')).measurements : []
+  process.stdout.write(`Benchmark: petstore-conformance ${packageVersion}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}\n`)
+  const measurements: Measurement[] = []
+  // One after the other: scenarios running at once would share the cores and slow each other.
+  for (const scenario of SCENARIOS) {
+    const measurement = await measure(scenario)
+    measurements.push(measurement)
+    process.stdout.write(
+      `${row(
+        measurement,
+        baseline.find((earlier) => earlier.scenario === measurement.scenario),
+      )}\n`,
+    )
+  }
+  mkdirSync(dirname(out), { recursive: true })
+  writeFileSync(out, `${JSON.stringify({ tool: packageVersion, node: process.version, cores: availableParallelism(), at: new Date().toISOString(), measurements }, null, 2)}\n`)
+  process.stdout.write(`Figures written to ${out}\n`)
+  return measurements.every((m) => m.exitCode === 0) ? 0 : 1
+}
+
+process.exitCode = await main()
