@@ -9,13 +9,17 @@ import { packageRoot } from './package-root.js'
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
-export const schemaFiles = {
+/** The schemas of the interface (the components of openapi.json). */
+export const apiSchemaFiles = {
   Pet: 'pet.schema.json',
   NewPet: 'new-pet.schema.json',
   Pets: 'pets.schema.json',
   Error: 'error.schema.json',
   PetStatus: 'pet-status.schema.json',
 } as const
+
+/** Every schema: the interface's, and the contract of results.json. */
+export const schemaFiles = { ...apiSchemaFiles, Results: 'results.schema.json' } as const
 
 export type SchemaName = keyof typeof schemaFiles
 

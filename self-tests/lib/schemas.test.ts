@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { describe, expect, test } from 'vitest'
 import { parseJson } from '../../lib/json.js'
-import { type SchemaName, schemaDocument, schemaFiles, schemasDir, schemaViolations } from '../../lib/schemas.js'
+import { apiSchemaFiles, type SchemaName, schemaDocument, schemaFiles, schemasDir, schemaViolations } from '../../lib/schemas.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
@@ -68,7 +68,7 @@ describe('the OpenAPI document', () => {
 
   test('its component schemas point at the very files the suite validates with', () => {
     const refs = Object.fromEntries(Object.entries(document.components.schemas as Record<string, { $ref: string }>).map(([name, schema]) => [name, schema.$ref]))
-    expect(refs).toEqual(schemaFiles)
+    expect(refs).toEqual(apiSchemaFiles)
   })
 
   test('declares the three operations, bearer auth and the deprecation of getPet', () => {
@@ -76,5 +76,40 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/pets'].post.operationId).toBe('createPet')
     expect(document.paths['/pets/{petId}'].get).toMatchObject({ operationId: 'getPet', deprecated: true })
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+})
+
+describe('results.json has a schema that scripts can rely on', () => {
+  const minimal = {
+    formatVersion: 1,
+    tool: { name: 'petstore-conformance', version: '0.1.0' },
+    target: { baseUrl: 'http://127.0.0.1:1/v1', embeddedReference: true },
+    profile: 'full',
+    profileReason: 'default',
+    strict: false,
+    seed: 1,
+    startedAt: '2026-11-21T00:00:00.000Z',
+    durationMs: 1,
+    today: '2026-11-21T00:00:00.000Z',
+    verdict: 'conformant',
+    exitCode: 0,
+    summary: { total: 0, pass: 0, fail: 0, warn: 0, inconclusive: 0, skipped: 0, info: 0, untestable: 0 },
+    seeding: { created: 0, knownBefore: 0, note: '' },
+    requestsSent: 0,
+    peakRssBytes: 0,
+    harnessErrors: [],
+    requirements: [],
+  }
+
+  test('a well-formed result is valid; a wrong verdict, a missing field or another format version is not', () => {
+    const check = (value: unknown) => {
+      const parsed = parseJson(JSON.stringify(value))
+      return parsed.ok ? schemaViolations('Results', parsed.value) : ['not JSON']
+    }
+    expect(check(minimal)).toEqual([])
+    expect(check({ ...minimal, verdict: 'great' })).not.toEqual([])
+    expect(check({ ...minimal, formatVersion: 2 })).not.toEqual([])
+    const { requestsSent: _dropped, ...missing } = minimal
+    expect(check(missing)).not.toEqual([])
   })
 })
