@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { createVitest } from 'vitest/node'
+import { compareWithBaseline, loadBaseline } from '../lib/baseline.js'
 import { GET_PET_REMOVAL } from '../lib/catalogue.js'
 import type { Config } from '../lib/config.js'
 import { HttpClient } from '../lib/http-client.js'
@@ -12,7 +13,7 @@ import { packageRoot, packageVersion } from '../lib/package-root.js'
 import { PetstoreApi } from '../lib/petstore-api.js'
 import { createRedactor } from '../lib/redaction.js'
 import { CheckCollector } from '../lib/reporter.js'
-import { renderRequirementLines, renderSummary } from '../lib/reports/console.js'
+import { renderBaselineTally, renderRequirementLines, renderSummary } from '../lib/reports/console.js'
 import type { RunResult } from '../lib/reports/run-result.js'
 import { writeReports } from '../lib/reports/write-reports.js'
 import { type SeedingOutcome, topUpStore } from '../lib/seeding.js'
@@ -145,9 +146,11 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     }
     if (deadlineHit) collector.harnessErrors.push(`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then have no verdict`)
 
-    const requirements = judgeAll(collector.reports, now, config.requirementFilter)
+    const judged = judgeAll(collector.reports, now, config.requirementFilter)
+    const compared = config.baselineFile ? compareWithBaseline(judged, loadBaseline(config.baselineFile)) : undefined
+    const requirements = compared?.results ?? judged
     const harnessFailed = collector.harnessErrors.length > 0
-    const exitCode = exitCodeOf(requirements, config.strict, harnessFailed)
+    const exitCode = exitCodeOf(requirements, config.strict, harnessFailed, config.failOn === 'new')
     const run: RunResult = {
       formatVersion: 1,
       tool: { name: 'petstore-conformance', version: packageVersion },
@@ -166,6 +169,8 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
       requestsSent: client.requestCount + new Set(collector.reports.flatMap((report) => report.exchangeIds)).size,
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
       harnessErrors: collector.harnessErrors,
+      ...(compared ? { baseline: compared.summary } : {}),
+      ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
       requirements,
     }
     out('')
@@ -174,6 +179,7 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     const files = await writeReports(config.reportDir, run, redact)
     out('')
     out(`Reports: ${files.join(', ')}`)
+    if (run.baseline) out(renderBaselineTally(run))
     out(renderSummary(run))
     return exitCode
   } finally {

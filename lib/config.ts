@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parse as parseDotenv } from 'dotenv'
+import { loadBaseline } from './baseline.js'
 import { filterEntrySelects, requirements } from './catalogue.js'
 import { exactInteger, isInt64 } from './int64.js'
 
@@ -38,6 +39,12 @@ export interface Config {
   namePrefix: string
   caFile: string | undefined
   insecure: boolean
+  /** results.json of an earlier run to compare with. */
+  baselineFile: string | undefined
+  /** `any`: every MUST failure fails the run; `new`: only failures the baseline did not have. */
+  failOn: 'any' | 'new'
+  /** Where CI keeps this run's reports, for the link in summary.md. */
+  artifactsUrl: string | undefined
   /** The clock of the run (ISO date); injectable so date-dependent rules can be tested. */
   now: string
 }
@@ -87,6 +94,19 @@ export const options = {
   namePrefix: { flag: 'name-prefix', env: 'PETSTORE_NAME_PREFIX', kind: 'string', description: 'name prefix of pets the suite creates (default conformance-)' },
   caFile: { flag: 'ca-file', env: 'PETSTORE_CA_FILE', kind: 'string', description: 'PEM file of extra trusted certificate authorities' },
   insecure: { flag: 'insecure', env: 'PETSTORE_INSECURE', kind: 'boolean', description: 'do not verify TLS certificates (loud; never for production)' },
+  baselineFile: {
+    flag: 'baseline',
+    env: 'PETSTORE_BASELINE',
+    kind: 'string',
+    description: 'results.json of an earlier run: mark each requirement new failure, fixed, still failing or unchanged',
+  },
+  failOn: { flag: 'fail-on', env: 'PETSTORE_FAIL_ON', kind: 'string', description: 'any (default) or new: with new, only failures the baseline did not have fail the run' },
+  artifactsUrl: {
+    flag: 'artifacts-url',
+    env: 'PETSTORE_ARTIFACTS_URL',
+    kind: 'string',
+    description: "link to this run's reports for summary.md (default: the GitHub Actions run, when known)",
+  },
   now: { flag: 'now', env: 'PETSTORE_NOW', kind: 'string', description: 'the date the run takes as today (ISO 8601; default: the clock)' },
 } as const satisfies Record<string, Option>
 
@@ -181,6 +201,30 @@ function replayPathSetting(raw: string | undefined, seed: string | undefined, pr
   if (!/^[a-z][A-Za-z0-9-]*(:\d+)+$/.test(raw.trim())) problems.push(`--replay-path must look like valid:12:0:3 (the path a failure reports), got "${raw}"`)
   if (seed === undefined) problems.push('--replay-path needs the --seed of the run that reported it')
   return raw.trim()
+}
+
+function baselineSetting(raw: string | undefined, cwd: string, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined
+  const file = resolve(cwd, raw)
+  try {
+    loadBaseline(file)
+  } catch (error) {
+    problems.push(`--baseline ${raw}: ${error instanceof Error ? error.message : String(error)} (give the results.json of an earlier run)`)
+  }
+  return file
+}
+
+function failOnSetting(raw: string | undefined, baseline: string | undefined, problems: string[]): 'any' | 'new' {
+  if (raw === undefined || raw === 'any') return 'any'
+  if (raw !== 'new') problems.push(`--fail-on must be any or new, got "${raw}"`)
+  else if (baseline === undefined) problems.push('--fail-on new needs --baseline: new failures are new against an earlier run')
+  return 'new'
+}
+
+/** The Actions run page, where its artifacts are, when the run is inside GitHub Actions. */
+function githubRunUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository, GITHUB_RUN_ID: runId } = env
+  return server && repository && runId ? `${server}/${repository}/actions/runs/${runId}` : undefined
 }
 
 function integerSetting(raw: string | undefined, name: string, fallback: number, min: number, max: number, problems: string[]): number {
@@ -299,6 +343,9 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     namePrefix: raw.namePrefix ?? 'conformance-',
     caFile,
     insecure: booleanSetting(raw.insecure, '--insecure', problems),
+    baselineFile: baselineSetting(raw.baselineFile, sources.cwd, problems),
+    failOn: failOnSetting(raw.failOn, raw.baselineFile, problems),
+    artifactsUrl: raw.artifactsUrl ?? githubRunUrl(sources.env),
     now: now.toISOString(),
   }
   if (problems.length > 0) throw new ConfigError(problems)

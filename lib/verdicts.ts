@@ -26,6 +26,8 @@ export interface RequirementResult {
   harnessErrors: string[]
   /** Requests of this requirement's checks that were retried (rate limit, or a read broken in transit), and how. */
   retried: string[]
+  /** Against a baseline run, when one was given. */
+  change?: 'new-failure' | 'fixed' | 'still-failing' | 'unchanged' | 'new'
 }
 
 /** Most failures kept per requirement in reports. */
@@ -102,10 +104,14 @@ export function summarise(results: readonly RequirementResult[]): Summary {
 
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, harness: 3 } as const
 
-/** 1 when a MUST failed (or, strict, a SHOULD warned); 3 when the harness failed; else 0. */
-export function exitCodeOf(results: readonly RequirementResult[], strict: boolean, harnessFailed: boolean): number {
-  if (results.some((result) => result.verdict === 'fail')) return EXIT.nonConformant
+/**
+ * 1 when a MUST failed (or, strict, a SHOULD warned); 3 when the harness failed; else 0. With
+ * `onlyNewFailures`, a failure that the baseline already had does not count.
+ */
+export function exitCodeOf(results: readonly RequirementResult[], strict: boolean, harnessFailed: boolean, onlyNewFailures = false): number {
+  const counts = (result: RequirementResult) => !onlyNewFailures || result.change === 'new-failure'
+  if (results.some((result) => result.verdict === 'fail' && counts(result))) return EXIT.nonConformant
   if (harnessFailed || results.some((result) => result.harnessErrors.length > 0)) return EXIT.harness
-  if (strict && results.some((result) => result.verdict === 'warn')) return EXIT.nonConformant
+  if (strict && results.some((result) => result.verdict === 'warn' && counts(result))) return EXIT.nonConformant
   return EXIT.conformant
 }

@@ -54,3 +54,18 @@ export function renderSummary(run: RunResult): string {
     `Verdict: ${run.verdict.toUpperCase()} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
   ].join('\n')
 }
+
+/** The tally against the baseline, with the requirements that changed. */
+export function renderBaselineTally(run: RunResult): string {
+  const baseline = run.baseline
+  if (!baseline) return ''
+  const named = (change: string) =>
+    run.requirements
+      .filter((result) => result.change === change)
+      .map((result) => result.id)
+      .join(', ')
+  const lines = [`Against ${baseline.file}: ${baseline.newFailures} new failures, ${baseline.fixed} fixed, ${baseline.stillFailing} still failing, ${baseline.unchanged} unchanged`]
+  if (baseline.newFailures) lines.push(`  new failures: ${named('new-failure')}`)
+  if (baseline.fixed) lines.push(`  fixed (expected to fail, now pass): ${named('fixed')}`)
+  return lines.join('\n')
+}

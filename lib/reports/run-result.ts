@@ -1,4 +1,5 @@
 /** Everything a report needs about one run. */
+import type { BaselineSummary } from '../baseline.js'
 import type { Profile } from '../config.js'
 import type { RequirementResult, Summary } from '../verdicts.js'
 
@@ -22,5 +23,9 @@ export interface RunResult {
   /** Peak resident memory of the suite's process, in bytes: bounded whatever the target sends. */
   peakRssBytes: number
   harnessErrors: string[]
+  /** The tally against an earlier run, when --baseline was given. */
+  baseline?: BaselineSummary
+  /** Where CI keeps this run's reports. */
+  artifactsUrl?: string
   requirements: RequirementResult[]
 }

@@ -2,16 +2,20 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stringifyJson } from '../json.js'
 import { type Redactor, redactDeep } from '../redaction.js'
+import { renderHtml } from './html.js'
 import { renderJunit } from './junit.js'
 import type { RunResult } from './run-result.js'
+import { renderSummaryMarkdown } from './summary-md.js'
 
-/** Write results.json and junit.xml, rendered from a run whose every string passed the redactor, whatever the target echoed. */
+/** Write results.json, junit.xml, summary.md and report.html, rendered from a run whose every string passed the redactor, whatever the target echoed. */
 export async function writeReports(dir: string, run: RunResult, redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const redacted = redactDeep(run, redact)
   const files = {
     'results.json': `${stringifyJson(redacted, 2)}\n`,
     'junit.xml': renderJunit(redacted),
+    'summary.md': renderSummaryMarkdown(redacted),
+    'report.html': renderHtml(redacted),
   }
   const written: string[] = []
   for (const [name, content] of Object.entries(files)) {

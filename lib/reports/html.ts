@@ -1,0 +1,145 @@
+/**
+ * report.html: one self-contained file (no network, no external assets). The verdict and counts first;
+ * then the traceability matrix, spec section → requirement → level → verdict → checks, untestable
+ * statements included; each row opens on its spec text, reasons and failures with their evidence, `curl`
+ * line and replay command. Filters by verdict and by area. Everything the target sent is escaped here,
+ * on the server side; the script only shows and hides rows.
+ */
+import type { Failure } from '../check-result.js'
+import type { Evidence } from '../evidence.js'
+import type { RequirementResult, Verdict } from '../verdicts.js'
+import type { RunResult } from './run-result.js'
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+const VERDICTS: Verdict[] = ['fail', 'warn', 'inconclusive', 'pass', 'info', 'skipped', 'untestable']
+
+const HEADLINE: Record<RunResult['verdict'], string> = {
+  conformant: 'CONFORMANT',
+  'non-conformant': 'NON-CONFORMANT',
+  error: 'NO VERDICT (harness error or deadline)',
+}
+
+function headers(record: Record<string, string>): string {
+  return Object.entries(record)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n')
+}
+
+function evidenceBlock(evidence: Evidence): string {
+  const request = `${evidence.request.method} ${evidence.request.url}\n${headers(evidence.request.headers)}${evidence.request.body !== undefined ? `\n\n${evidence.request.body}` : ''}`
+  const response = evidence.response
+    ? `${evidence.response.status}\n${headers(evidence.response.headers)}\n\n${evidence.response.body}`
+    : `no answer: ${evidence.failure ?? 'unknown'}`
+  return `<div class="evidence">
+<h5>Request</h5><pre>${escapeHtml(request)}</pre>
+<h5>Response${evidence.retries ? ` (after ${evidence.retries} retries)` : ''}</h5><pre>${escapeHtml(response)}</pre>
+<h5>Reproduce</h5><pre class="curl">${escapeHtml(evidence.curl)}</pre>
+</div>`
+}
+
+function failureBlock(failure: Failure): string {
+  const parts = [`<p class="message">${escapeHtml(failure.message)}</p>`]
+  if (failure.expected !== undefined) parts.push(`<p><b>Expected:</b> ${escapeHtml(failure.expected)}</p>`)
+  if (failure.actual !== undefined) parts.push(`<p><b>Actual:</b> ${escapeHtml(failure.actual)}</p>`)
+  if (failure.schemaErrors?.length) parts.push(`<p><b>Schema errors:</b></p><ul>${failure.schemaErrors.map((error) => `<li>${escapeHtml(error)}</li>`).join('')}</ul>`)
+  if (failure.replay) {
+    parts.push(
+      `<p><b>Counterexample</b> (seed ${failure.replay.seed}, path ${escapeHtml(failure.replay.path)}):</p><pre>${escapeHtml(failure.replay.counterexample)}</pre><p><b>Replay:</b></p><pre class="replay">${escapeHtml(failure.replay.command)}</pre>`,
+    )
+  }
+  parts.push(...failure.evidence.map(evidenceBlock))
+  return `<div class="failure">${parts.join('\n')}</div>`
+}
+
+function detailsOf(result: RequirementResult): string {
+  const parts = [`<p><b>${escapeHtml(result.title)}</b></p>`, `<blockquote>${escapeHtml(result.specText)}</blockquote>`]
+  if (result.decision) parts.push(`<p><b>Decision:</b> ${escapeHtml(result.decision)}</p>`)
+  if (result.reasons.length) parts.push(`<p><b>Why ${escapeHtml(result.verdict)}:</b> ${escapeHtml(result.reasons.join('; '))}</p>`)
+  if (result.observations.length) parts.push(`<p><b>Recorded:</b></p><ul>${result.observations.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
+  if (result.retried.length) parts.push(`<p><b>Retried requests:</b></p><ul>${result.retried.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
+  if (result.harnessErrors.length) parts.push(`<p><b>Harness errors:</b></p><pre>${escapeHtml(result.harnessErrors.join('\n'))}</pre>`)
+  parts.push(...result.failures.map(failureBlock))
+  return parts.join('\n')
+}
+
+function row(result: RequirementResult): string {
+  const change = result.change && result.change !== 'unchanged' && result.change !== 'new' ? ` <span class="change">${escapeHtml(result.change)}</span>` : ''
+  return `<tr class="requirement" data-verdict="${result.verdict}" data-area="${escapeHtml(result.area)}">
+<td>${escapeHtml(result.source)}</td>
+<td><details><summary>${escapeHtml(result.id)}</summary>${detailsOf(result)}</details></td>
+<td>${result.level}</td>
+<td><span class="verdict ${result.verdict}">${result.verdict}</span>${change}</td>
+<td class="number">${result.checks}</td>
+</tr>`
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1b1b1b; }
+h1 { margin: 0 0 .25rem; } .headline.conformant { color: #176b2c; } .headline.non-conformant { color: #b3261e; } .headline.error { color: #8a5a00; }
+.meta { color: #555; margin-bottom: 1rem; }
+table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ddd; padding: .35rem .5rem; text-align: left; vertical-align: top; }
+td.number { text-align: right; } summary { cursor: pointer; font-family: ui-monospace, monospace; }
+.verdict { padding: .05rem .4rem; border-radius: .3rem; font-weight: 600; } .fail { background: #fbd5d2; } .warn { background: #fde9bf; }
+.pass { background: #d3f0da; } .inconclusive { background: #e4e4f7; } .info, .skipped, .untestable { background: #eee; }
+.change { font-size: 12px; color: #b3261e; } pre { background: #f6f6f6; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; max-height: 24rem; }
+.failure { border-left: 3px solid #b3261e; padding-left: .75rem; margin: .75rem 0; } .filters { margin: 1rem 0; display: flex; gap: 1rem; flex-wrap: wrap; }
+.counts span { margin-right: 1rem; }`
+
+const SCRIPT = `
+const rows = [...document.querySelectorAll('tr.requirement')];
+const boxes = [...document.querySelectorAll('input[name=verdict]')];
+const area = document.getElementById('area');
+function apply() {
+  const shown = new Set(boxes.filter((box) => box.checked).map((box) => box.value));
+  let visible = 0;
+  for (const row of rows) {
+    const show = shown.has(row.dataset.verdict) && (area.value === '' || row.dataset.area === area.value);
+    row.hidden = !show;
+    if (show) visible += 1;
+  }
+  document.getElementById('visible').textContent = visible + ' of ' + rows.length + ' requirements shown';
+}
+for (const box of boxes) box.addEventListener('change', apply);
+area.addEventListener('change', apply);
+apply();`
+
+export function renderHtml(run: RunResult): string {
+  const s = run.summary
+  const areas = [...new Set(run.requirements.map((result) => result.area))]
+  const baseline = run.baseline
+    ? `<p>Against the baseline: <b>${run.baseline.newFailures} new failures</b>, ${run.baseline.fixed} fixed, ${run.baseline.stillFailing} still failing, ${run.baseline.unchanged} unchanged.</p>`
+    : ''
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>Pet Store conformance: ${HEADLINE[run.verdict]}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1 class="headline ${run.verdict}" id="verdict">${HEADLINE[run.verdict]}</h1>
+<div class="meta">${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)} · ${escapeHtml(run.profile)} profile against ${escapeHtml(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · started ${escapeHtml(run.startedAt)} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}</div>
+<div class="counts" id="counts">${VERDICTS.map((verdict) => `<span><span class="verdict ${verdict}">${verdict}</span> ${s[verdict]}</span>`).join('')}</div>
+${baseline}
+${run.harnessErrors.length ? `<p><b>Harness errors:</b></p><pre>${escapeHtml(run.harnessErrors.join('\n'))}</pre>` : ''}
+<div class="filters">
+<span>Verdict: ${VERDICTS.map((verdict) => `<label><input type="checkbox" name="verdict" value="${verdict}" checked> ${verdict}</label>`).join(' ')}</span>
+<label>Area: <select id="area"><option value="">all</option>${areas.map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(name)}</option>`).join('')}</select></label>
+<span id="visible"></span>
+</div>
+<table>
+<thead><tr><th>Spec section</th><th>Requirement</th><th>Level</th><th>Verdict</th><th>Checks</th></tr></thead>
+<tbody>
+${run.requirements.map(row).join('\n')}
+</tbody>
+</table>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`
+}

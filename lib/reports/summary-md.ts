@@ -1,0 +1,56 @@
+/** summary.md, for a CI job summary: the verdict, the counts and one line per failed requirement, readable in ten seconds. */
+import type { RequirementResult } from '../verdicts.js'
+import type { RunResult } from './run-result.js'
+
+const SHOWN = 15
+
+const HEADLINE: Record<RunResult['verdict'], string> = {
+  conformant: '✅ CONFORMANT',
+  'non-conformant': '❌ NON-CONFORMANT',
+  error: '⚠️ NO VERDICT (harness error or deadline)',
+}
+
+/** One line of Markdown text: no line breaks, and no characters that open markup. */
+function inline(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat
+  return cut.replace(/[\\`*_[\]<>|]/g, (character) => `\\${character}`)
+}
+
+function failureLine(result: RequirementResult): string {
+  const change = result.change === 'new-failure' ? ' **new**' : result.change === 'still-failing' ? ' (known)' : ''
+  return `- \`${result.id}\` ${result.level}${change}: ${inline(result.failures[0]?.message ?? 'failed')}`
+}
+
+export function renderSummaryMarkdown(run: RunResult): string {
+  const s = run.summary
+  const failed = run.requirements.filter((result) => result.verdict === 'fail')
+  const warned = run.requirements.filter((result) => result.verdict === 'warn')
+  const lines = [
+    `## Pet Store conformance: ${HEADLINE[run.verdict]}`,
+    '',
+    `\`${run.profile}\` profile against ${inline(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit ${run.exitCode}`,
+    '',
+    '| pass | fail | warn | inconclusive | info | skipped | untestable |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.inconclusive} | ${s.info} | ${s.skipped} | ${s.untestable} |`,
+  ]
+  if (run.baseline) {
+    const b = run.baseline
+    lines.push('', `Against the baseline: **${b.newFailures} new failures**, ${b.fixed} fixed, ${b.stillFailing} still failing, ${b.unchanged} unchanged.`)
+  }
+  if (failed.length > 0) {
+    lines.push('', `### Failed (${failed.length})`, ...failed.slice(0, SHOWN).map(failureLine))
+    if (failed.length > SHOWN) lines.push(`- … and ${failed.length - SHOWN} more in report.html`)
+  }
+  if (warned.length > 0) lines.push('', `### Warnings, SHOULD (${warned.length})`, ...warned.slice(0, SHOWN).map(failureLine))
+  const fixed = run.requirements.filter((result) => result.change === 'fixed')
+  if (fixed.length > 0) lines.push('', `### Fixed since the baseline (${fixed.length})`, fixed.map((result) => `\`${result.id}\``).join(', '))
+  if (run.harnessErrors.length > 0) lines.push('', '### Harness errors', ...run.harnessErrors.map((error) => `- ${inline(error)}`))
+  lines.push(
+    '',
+    `Evidence and \`curl\` lines: report.html, results.json and junit.xml${run.artifactsUrl ? ` in the [run's artifacts](${run.artifactsUrl})` : ' in the report directory'}.`,
+    '',
+  )
+  return lines.join('\n')
+}
