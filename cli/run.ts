@@ -176,7 +176,7 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     out('')
     out(renderRequirementLines(requirements))
     for (const error of collector.harnessErrors) err(`Harness error: ${error}`)
-    const files = await writeReports(config.reportDir, run, redact)
+    const files = await writeReports(config.reportDir, run, collector.reports, redact)
     out('')
     out(`Reports: ${files.join(', ')}`)
     if (run.baseline) out(renderBaselineTally(run))

@@ -24,6 +24,8 @@ export interface IncidentalFinding {
 
 export interface CheckReport {
   requirementId: string
+  /** The test's title: `[id] what this check tries`. */
+  title: string
   outcome: CheckOutcome
   /** Why a check is inconclusive, or what went wrong in the harness. */
   reason?: string

@@ -156,6 +156,7 @@ export class Check {
     const requirementId = requirementIdOfTitle(this.testContext.task.name) ?? ''
     const common = {
       requirementId,
+      title: redact(this.testContext.task.name),
       observations: this.observations.map(redact),
       incidental: this.findings,
       exchangeIds: this.exchanges.map((exchange) => exchange.id),

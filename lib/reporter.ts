@@ -17,6 +17,7 @@ export class CheckCollector implements Reporter {
       const error = result.state === 'failed' ? result.errors[0] : undefined
       this.reports.push({
         requirementId: requirementIdOfTitle(testCase.name) ?? '',
+        title: testCase.name,
         outcome: 'error',
         reason: `${testCase.name}: ${error?.message ?? 'no report'}`,
         observations: [],

@@ -1,4 +1,9 @@
-/** junit.xml: one test suite per area, one test case per requirement, named with its id. */
+/**
+ * junit.xml: one test suite per area, one test case per check, named with its requirement id. A failed
+ * check carries its evidence as text; inconclusive and skipped checks show as skipped with their reason.
+ * Requirements judged on every exchange (no check of their own) and untestable ones get one test case each.
+ */
+import type { CheckReport, Failure } from '../check-result.js'
 import type { RequirementResult } from '../verdicts.js'
 import type { RunResult } from './run-result.js'
 
@@ -13,8 +18,8 @@ function xml(text: string): string {
   return [...text].filter(isXmlCharacter).join('').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
-function failureText(result: RequirementResult): string {
-  return result.failures
+function failuresText(failures: readonly Failure[]): string {
+  return failures
     .map((failure) =>
       [
         failure.message,
@@ -28,6 +33,36 @@ function failureText(result: RequirementResult): string {
         .join('\n'),
     )
     .join('\n\n')
+}
+
+function failureText(result: RequirementResult): string {
+  return failuresText(result.failures)
+}
+
+/** One check of a requirement, judged at the requirement's level (a failed SHOULD check is a warning). */
+function checkCase(result: RequirementResult, check: CheckReport): string {
+  const open = `    <testcase classname="${xml(result.id)}" name="${xml(check.title)}">`
+  switch (check.outcome) {
+    case 'fail': {
+      const text = failuresText(check.failure ? [check.failure] : [])
+      if (result.level === 'MUST')
+        return `${open}\n      <failure message="${xml(`MUST: ${check.failure?.message ?? 'failed'}`)}" type="MUST">${xml(text)}</failure>\n    </testcase>`
+      return `${open}\n      <system-out>${xml(`${result.level === 'SHOULD' ? 'WARNING (SHOULD)' : 'RECORDED (INFO)'}: ${text}`)}</system-out>\n    </testcase>`
+    }
+    case 'inconclusive':
+      return `${open}\n      <skipped message="${xml(`inconclusive: ${check.reason ?? ''}`)}"/>\n    </testcase>`
+    case 'error':
+      return `${open}\n      <error message="${xml(`harness error: ${check.reason?.split('\n')[0] ?? ''}`)}">${xml(check.reason ?? '')}</error>\n    </testcase>`
+    default:
+      return check.observations.length ? `${open}\n      <system-out>${xml(check.observations.join('\n'))}</system-out>\n    </testcase>` : `${open}</testcase>`
+  }
+}
+
+/** A requirement's cases: one per check it ran, or one for the requirement when it has no check of its own. */
+function requirementCases(result: RequirementResult, checks: readonly CheckReport[]): string[] {
+  const own = checks.filter((check) => check.requirementId === result.id)
+  if (own.length === 0 || result.verdict === 'skipped' || result.verdict === 'untestable') return [testCase(result)]
+  return own.map((check) => checkCase(result, check))
 }
 
 function testCase(result: RequirementResult): string {
@@ -49,14 +84,15 @@ function testCase(result: RequirementResult): string {
   }
 }
 
-export function renderJunit(run: RunResult): string {
+export function renderJunit(run: RunResult, checks: readonly CheckReport[]): string {
   const areas = [...new Set(run.requirements.map((result) => result.area))]
+  let totals = { tests: 0, failures: 0, errors: 0 }
   const suites = areas.map((area) => {
-    const results = run.requirements.filter((result) => result.area === area)
-    const failures = results.filter((result) => result.verdict === 'fail').length
-    const skipped = results.filter((result) => ['inconclusive', 'skipped', 'untestable'].includes(result.verdict)).length
-    return `  <testsuite name="${xml(area)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${results.map(testCase).join('\n')}\n  </testsuite>`
+    const cases = run.requirements.filter((result) => result.area === area).flatMap((result) => requirementCases(result, checks))
+    const count = (pattern: RegExp) => cases.filter((text) => pattern.test(text)).length
+    const [failures, errors, skipped] = [count(/<failure /), count(/<error /), count(/<skipped /)]
+    totals = { tests: totals.tests + cases.length, failures: totals.failures + failures, errors: totals.errors + errors }
+    return `  <testsuite name="${xml(area)}" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`
   })
-  const total = run.requirements.length
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${total}" failures="${run.summary.fail}" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="petstore-conformance" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`
 }

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { CheckReport } from '../check-result.js'
 import { stringifyJson } from '../json.js'
 import { type Redactor, redactDeep } from '../redaction.js'
 import { renderHtml } from './html.js'
@@ -8,12 +9,12 @@ import type { RunResult } from './run-result.js'
 import { renderSummaryMarkdown } from './summary-md.js'
 
 /** Write results.json, junit.xml, summary.md and report.html, rendered from a run whose every string passed the redactor, whatever the target echoed. */
-export async function writeReports(dir: string, run: RunResult, redact: Redactor): Promise<string[]> {
+export async function writeReports(dir: string, run: RunResult, checks: readonly CheckReport[], redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const redacted = redactDeep(run, redact)
   const files = {
     'results.json': `${stringifyJson(redacted, 2)}\n`,
-    'junit.xml': renderJunit(redacted),
+    'junit.xml': renderJunit(redacted, redactDeep([...checks], redact)),
     'summary.md': renderSummaryMarkdown(redacted),
     'report.html': renderHtml(redacted),
   }

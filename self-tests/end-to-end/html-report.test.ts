@@ -23,6 +23,18 @@ describe('the reports of a failing run, read as a person reads them', () => {
     expect(readdirSync(outcome.reportDir).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
     expect(readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8')).toMatch(/NON-CONFORMANT[\s\S]*`createPet\/returns-201-pet` MUST/)
 
+    // junit.xml: a test case per check, named with its requirement id; failures carry evidence, the rest is skipped with a reason.
+    const junit = readFileSync(join(outcome.reportDir, 'junit.xml'), 'utf8')
+    const cases = junit.match(/<testcase /g) ?? []
+    expect(cases.length).toBeGreaterThan(outcome.results?.requirements.length ?? 0)
+    expect(junit).toMatch(
+      /<testcase classname="createPet\/returns-201-pet" name="\[createPet\/returns-201-pet\] [^"]*">\s*<failure message="MUST: [^"]*status 200[^"]*" type="MUST">[^<]*reproduce: curl /,
+    )
+    expect(junit).toMatch(/<testcase classname="listPets\/limit-caps-size" name="\[listPets\/limit-caps-size\] limit=1 is answered 200/)
+    expect(junit).toMatch(/<skipped message="skipped: left out by the requirement filter"\/>/)
+    expect(junit).toMatch(/<skipped message="untestable: the spec says: not shown"\/>/)
+    expect(junit.match(/<testcase /g)?.length).toBe((junit.match(/<\/testcase>|<testcase [^>]*><\/testcase>/g) ?? []).length)
+
     // The printed curl line, run as it is, shows the same deviation.
     const curl = outcome.results?.requirements.find((result) => result.id === 'createPet/returns-201-pet')?.failures[0]?.evidence[0]?.curl ?? ''
     expect(curl).toMatch(/^curl .*\$PETSTORE_API_KEY/)

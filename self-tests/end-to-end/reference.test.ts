@@ -82,16 +82,28 @@ describe('the command against the reference implementation', () => {
     expect(server.requests).toEqual([])
   })
 
-  test('the key appears in no console line and no report, even in failure evidence', async () => {
-    const outcome = await runCli(['--seed', '3'], {})
-    const server = await startTarget()
-    const failing = await runCli(['--base-url', server.baseUrl, '--profile', 'full'], { PETSTORE_API_KEY: `${API_KEY}-wrong-on-purpose` })
+  test('a distinctive key appears in no console line and no report file (plain, base64, URL-encoded), even in failure evidence', async () => {
+    // '+', '/' and '=' make the URL-encoded form differ from the plain one.
+    const key = 'sk_live+Q7/x9=distinctive-4f9c'
+    const server = await startTarget({
+      variant: {
+        name: 'echoes-credentials',
+        description: 'every answer echoes the Authorization header',
+        wrap: (reference) => async (request) => {
+          const answer = await reference(request)
+          return { ...answer, headers: { ...answer.headers, 'x-echo': request.headers.authorization ?? '' } }
+        },
+      },
+    })
+    const failing = await runCli(['--base-url', server.baseUrl, '--profile', 'full'], { PETSTORE_API_KEY: `${key}-wrong` })
+    const embedded = await runCli(['--seed', '3', '--api-key', key])
     expect(failing.code).toBe(1)
     const { readFileSync, readdirSync } = await import('node:fs')
-    const files = readdirSync(failing.reportDir).map((name) => readFileSync(`${failing.reportDir}/${name}`, 'utf8'))
-    for (const text of [outcome.stdout, failing.stdout, failing.stderr, ...files]) {
-      expect(text).not.toContain(`${API_KEY}-wrong-on-purpose`)
-      expect(text).not.toContain(Buffer.from(`${API_KEY}-wrong-on-purpose`).toString('base64'))
+    const files = [failing, embedded].flatMap((run) => readdirSync(run.reportDir).map((name) => readFileSync(`${run.reportDir}/${name}`, 'utf8')))
+    expect(files).toHaveLength(8)
+    for (const secret of [key, `${key}-wrong`]) {
+      const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), encodeURIComponent(secret)]
+      for (const text of [embedded.stdout, embedded.stderr, failing.stdout, failing.stderr, ...files]) for (const form of forms) expect(text).not.toContain(form)
     }
     expect(files.join('')).toContain('$PETSTORE_API_KEY')
   })

@@ -6,7 +6,7 @@ import { exitCodeOf, judge } from '../../lib/verdicts.js'
 const today = new Date('2026-11-21T00:00:00Z')
 
 function report(requirementId: string, outcome: CheckReport['outcome'], extra: Partial<CheckReport> = {}): CheckReport {
-  return { requirementId, outcome, observations: [], incidental: [], exchangeIds: [], assertions: 1, ...extra }
+  return { requirementId, title: `[${requirementId}] a check`, outcome, observations: [], incidental: [], exchangeIds: [], assertions: 1, ...extra }
 }
 
 describe('verdicts follow policy §1', () => {
