@@ -39,9 +39,14 @@ function failureText(result: RequirementResult): string {
   return failuresText(result.failures)
 }
 
+/** The requirement's change against a baseline run, as a test case property, when there was a baseline. */
+function baselineProperty(result: RequirementResult): string {
+  return result.change ? `\n      <properties><property name="baseline" value="${result.change}"/></properties>` : ''
+}
+
 /** One check of a requirement, judged at the requirement's level (a failed SHOULD check is a warning). */
 function checkCase(result: RequirementResult, check: CheckReport): string {
-  const open = `    <testcase classname="${xml(result.id)}" name="${xml(check.title)}">`
+  const open = `    <testcase classname="${xml(result.id)}" name="${xml(check.title)}">${baselineProperty(result)}`
   switch (check.outcome) {
     case 'fail': {
       const text = failuresText(check.failure ? [check.failure] : [])
@@ -67,7 +72,7 @@ function requirementCases(result: RequirementResult, checks: readonly CheckRepor
 
 function testCase(result: RequirementResult): string {
   const name = `[${result.id}] ${result.title}`
-  const open = `    <testcase classname="${xml(result.area)}" name="${xml(name)}">`
+  const open = `    <testcase classname="${xml(result.area)}" name="${xml(name)}">${baselineProperty(result)}`
   switch (result.verdict) {
     case 'fail':
       return `${open}\n      <failure message="${xml(`${result.level}: ${result.failures[0]?.message ?? 'failed'}`)}" type="${result.level}">${xml(failureText(result))}</failure>\n    </testcase>`

@@ -35,6 +35,9 @@ describe('comparison with an earlier run', () => {
     expect(worse.results?.baseline).toMatchObject({ newFailures: 1, fixed: 2, stillFailing: 0 })
     expect(readFileSync(join(worse.reportDir, 'summary.md'), 'utf8')).toMatch(/`listPets\/status-filter-matches` MUST \*\*new\*\*/)
     expect(readFileSync(join(worse.reportDir, 'report.html'), 'utf8')).toMatch(/<span class="change">new-failure<\/span>/)
+    expect(readFileSync(join(worse.reportDir, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase classname="listPets\/status-filter-matches" name="[^"]*">\s*<properties><property name="baseline" value="new-failure"\/><\/properties>\s*<failure /,
+    )
 
     const known = await runAgainst('default-limit-25', ['--baseline', baseline, '--fail-on', 'new'])
     expect(known.code, known.stdout).toBe(0)
