@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { createVitest } from 'vitest/node'
-import { compareWithBaseline, loadBaseline } from '../lib/baseline.js'
+import { compareWithBaseline } from '../lib/baseline.js'
 import { GET_PET_REMOVAL } from '../lib/catalogue.js'
 import type { Config } from '../lib/config.js'
 import { HttpClient } from '../lib/http-client.js'
@@ -147,7 +147,7 @@ export async function runConformance(config: Config, io: RunIo): Promise<number>
     if (deadlineHit) collector.harnessErrors.push(`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then have no verdict`)
 
     const judged = judgeAll(collector.reports, now, config.requirementFilter)
-    const compared = config.baselineFile ? compareWithBaseline(judged, loadBaseline(config.baselineFile)) : undefined
+    const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
     const requirements = compared?.results ?? judged
     const harnessFailed = collector.harnessErrors.length > 0
     const exitCode = exitCodeOf(requirements, config.strict, harnessFailed, config.failOn === 'new')

@@ -30,16 +30,24 @@ export function mediaType(response: RecordedResponse): string | undefined {
   return response.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
 }
 
+/** What came before the final answer, when the request was retried; empty otherwise. */
+function retriesNote(exchange: Exchange): string {
+  const count = exchange.retries.length
+  return count ? ` (after ${count} ${count === 1 ? 'retry' : 'retries'}: ${exchange.retries.map((attempt) => attempt.status ?? attempt.failure).join(', ')})` : ''
+}
+
+/** The final answer is still a rate limit although the request was retried. */
+function rateLimitOutlasted(exchange: Exchange): boolean {
+  const status = exchange.response?.status
+  return (status === 429 || status === 503) && exchange.retries.length > 0
+}
+
 /** What came back, and what came before it when the request was retried. */
 export function describeAnswer(exchange: Exchange): string {
-  const retried = exchange.retries.length
-    ? ` (after ${exchange.retries.length} ${exchange.retries.length === 1 ? 'retry' : 'retries'}: ${exchange.retries.map((attempt) => attempt.status ?? attempt.failure).join(', ')})`
-    : ''
-  if (exchange.failure) return `no answer: ${exchange.failure.message}${retried}`
+  if (exchange.failure) return `no answer: ${exchange.failure.message}${retriesNote(exchange)}`
   const response = exchange.response as RecordedResponse
   const body = response.body.length > 200 ? `${response.body.slice(0, 200)}…` : response.body
-  const outlasted = (response.status === 429 || response.status === 503) && exchange.retries.length ? '; the rate limit outlasted the retries' : ''
-  return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}${retried}${outlasted}`
+  return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}${retriesNote(exchange)}${rateLimitOutlasted(exchange) ? '; the rate limit outlasted the retries' : ''}`
 }
 
 export class Assertions {
@@ -62,10 +70,11 @@ export class Assertions {
   status(exchange: Exchange, expected: number | readonly number[], what = 'the answer'): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const wanted = allowed.join(' or ')
-    if (exchange.failure)
-      this.fail(`${what}: ${describeAnswer(exchange).replace(/^no answer: /, '')}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })
+    if (exchange.failure) {
+      this.fail(`${what}: ${exchange.failure.message}${retriesNote(exchange)}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })
+    }
     const response = exchange.response as RecordedResponse
-    const limited = (response.status === 429 || response.status === 503) && exchange.retries.length ? ` (still ${response.status} after ${exchange.retries.length} retries)` : ''
+    const limited = rateLimitOutlasted(exchange) ? ` (still ${response.status} after ${exchange.retries.length} retries)` : ''
     this.that(allowed.includes(response.status), `${what} has status ${response.status}${limited}, expected ${wanted}`, {
       exchange,
       expected: `status ${wanted}`,

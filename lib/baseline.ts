@@ -4,7 +4,7 @@
  * new failures only while known gaps stay open.
  */
 import { readFileSync } from 'node:fs'
-import type { RequirementResult, Verdict } from './verdicts.js'
+import { isFlagged, type RequirementResult, type Verdict } from './verdicts.js'
 
 export type Change = 'new-failure' | 'fixed' | 'still-failing' | 'unchanged' | 'new'
 
@@ -28,12 +28,10 @@ export function loadBaseline(file: string): Baseline {
   return { file, verdicts: new Map(parsed.requirements.map((result) => [String(result.id), result.verdict as Verdict])) }
 }
 
-const failing = (verdict: Verdict | undefined) => verdict === 'fail' || verdict === 'warn'
-
 export function changeOf(previous: Verdict | undefined, now: Verdict): Change {
-  if (previous === undefined) return failing(now) ? 'new-failure' : 'new'
-  if (failing(now)) return failing(previous) ? 'still-failing' : 'new-failure'
-  if (failing(previous) && now === 'pass') return 'fixed'
+  if (previous === undefined) return isFlagged(now) ? 'new-failure' : 'new'
+  if (isFlagged(now)) return isFlagged(previous) ? 'still-failing' : 'new-failure'
+  if (isFlagged(previous) && now === 'pass') return 'fixed'
   return 'unchanged'
 }
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parse as parseDotenv } from 'dotenv'
-import { loadBaseline } from './baseline.js'
+import { type Baseline, loadBaseline } from './baseline.js'
 import { filterEntrySelects, requirements } from './catalogue.js'
 import { exactInteger, isInt64 } from './int64.js'
 
@@ -39,8 +39,8 @@ export interface Config {
   namePrefix: string
   caFile: string | undefined
   insecure: boolean
-  /** results.json of an earlier run to compare with. */
-  baselineFile: string | undefined
+  /** The verdicts of an earlier run's results.json, read once, to compare with. */
+  baseline: Baseline | undefined
   /** `any`: every MUST failure fails the run; `new`: only failures the baseline did not have. */
   failOn: 'any' | 'new'
   /** Where CI keeps this run's reports, for the link in summary.md. */
@@ -203,15 +203,14 @@ function replayPathSetting(raw: string | undefined, seed: string | undefined, pr
   return raw.trim()
 }
 
-function baselineSetting(raw: string | undefined, cwd: string, problems: string[]): string | undefined {
+function baselineSetting(raw: string | undefined, cwd: string, problems: string[]): Baseline | undefined {
   if (raw === undefined) return undefined
-  const file = resolve(cwd, raw)
   try {
-    loadBaseline(file)
+    return loadBaseline(resolve(cwd, raw))
   } catch (error) {
     problems.push(`--baseline ${raw}: ${error instanceof Error ? error.message : String(error)} (give the results.json of an earlier run)`)
+    return undefined
   }
-  return file
 }
 
 function failOnSetting(raw: string | undefined, baseline: string | undefined, problems: string[]): 'any' | 'new' {
@@ -343,7 +342,7 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     namePrefix: raw.namePrefix ?? 'conformance-',
     caFile,
     insecure: booleanSetting(raw.insecure, '--insecure', problems),
-    baselineFile: baselineSetting(raw.baselineFile, sources.cwd, problems),
+    baseline: baselineSetting(raw.baselineFile, sources.cwd, problems),
     failOn: failOnSetting(raw.failOn, raw.baselineFile, problems),
     artifactsUrl: raw.artifactsUrl ?? githubRunUrl(sources.env),
     now: now.toISOString(),

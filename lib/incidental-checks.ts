@@ -5,7 +5,7 @@
 import { mediaType } from './assertions.js'
 import { GET_PET_REMOVAL, type RequirementId } from './catalogue.js'
 import { responseJson } from './http-client.js'
-import { JsonNumber } from './json.js'
+import { isJsonObject, JsonNumber } from './json.js'
 import type { Operation, OperationExchange } from './petstore-api.js'
 import { formatViolations, type SchemaName, schemaViolations } from './schemas.js'
 
@@ -68,8 +68,8 @@ function judgeExchange(exchange: OperationExchange, now: Date): IncidentalResult
     violations.length === 0 ? { requirementId, ok: true } : { requirementId, ok: false, message: `the ${status} body is not a valid ${schema}: ${formatViolations(violations)}` },
   )
 
-  if (isClientError && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value) && !(parsed.value instanceof JsonNumber)) {
-    const errorStatus = (parsed.value as Record<string, unknown>).status
+  if (isClientError && isJsonObject(parsed.value)) {
+    const errorStatus = parsed.value.status
     if (errorStatus instanceof JsonNumber) {
       const same = errorStatus.integer === BigInt(status)
       results.push(

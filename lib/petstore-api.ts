@@ -7,6 +7,10 @@ export type Operation = 'listPets' | 'createPet' | 'getPet'
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
 export type PetStatus = (typeof PET_STATUSES)[number]
 
+export function isPetStatus(value: unknown): value is PetStatus {
+  return (PET_STATUSES as readonly unknown[]).includes(value)
+}
+
 /**
  * How a request authenticates: undefined sends `Bearer <key>`; null sends no Authorization header;
  * a function builds the header value from the key (for wrong, empty or look-alike tokens).
@@ -20,6 +24,11 @@ export interface ListQuery {
 
 /** A body sent as JSON (numbers may be bigint or JsonNumber, written digit for digit) or as raw text. */
 export type RequestBody = { json: unknown } | { raw: string }
+
+/** The exact text sent for a request body. */
+export function requestBodyText(body: RequestBody): string {
+  return 'raw' in body ? body.raw : stringifyJson(body.json)
+}
 
 export interface OperationExchange extends Exchange {
   operation: Operation
@@ -41,8 +50,7 @@ export class PetstoreApi {
   }
 
   createPet(body: RequestBody, authorization?: Authorization): Promise<OperationExchange> {
-    const text = 'raw' in body ? body.raw : stringifyJson(body.json)
-    return this.send('createPet', 'POST', '/pets', authorization, text)
+    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body))
   }
 
   getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {

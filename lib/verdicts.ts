@@ -2,6 +2,7 @@
  * From check reports to requirement verdicts (policy §1), and from verdicts to the run's exit code.
  * A requirement passes only when at least one check ran and could have failed, and every check held.
  */
+import type { Change } from './baseline.js'
 import { type Area, effectiveLevel, isSelected, type Level, type Requirement, requirements } from './catalogue.js'
 import type { CheckReport, Failure } from './check-result.js'
 
@@ -27,7 +28,7 @@ export interface RequirementResult {
   /** Requests of this requirement's checks that were retried (rate limit, or a read broken in transit), and how. */
   retried: string[]
   /** Against a baseline run, when one was given. */
-  change?: 'new-failure' | 'fixed' | 'still-failing' | 'unchanged' | 'new'
+  change?: Change
 }
 
 /** Most failures kept per requirement in reports. */
@@ -92,6 +93,11 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
 
 export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult[] {
   return requirements.map((req) => judge(req, reports, now, filter))
+}
+
+/** A verdict that says the requirement did not hold: a MUST failed or a SHOULD warned. */
+export function isFlagged(verdict: Verdict | undefined): boolean {
+  return verdict === 'fail' || verdict === 'warn'
 }
 
 export type Summary = Record<Verdict, number> & { total: number }

@@ -4,6 +4,7 @@
  * SHOULD requirements it declares it may warn on.
  */
 import type { RunResult } from '../lib/reports/run-result.js'
+import { isFlagged } from '../lib/verdicts.js'
 import type { Variant } from '../variants/variant.js'
 
 export interface VariantScore {
@@ -22,7 +23,7 @@ export interface VariantScore {
 }
 
 function flaggedIn(results: RunResult | undefined): string[] {
-  return (results?.requirements ?? []).filter((result) => result.verdict === 'fail' || result.verdict === 'warn').map((result) => result.id)
+  return (results?.requirements ?? []).filter((result) => isFlagged(result.verdict)).map((result) => result.id)
 }
 
 export function scoreFault(fault: Variant, results: RunResult | undefined, exitCode: number, durationMs: number): VariantScore {

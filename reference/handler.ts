@@ -5,11 +5,10 @@
 import { timingSafeEqual } from 'node:crypto'
 import { exactInteger, isInt64 } from '../lib/int64.js'
 import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson, toPlain } from '../lib/json.js'
+import { isPetStatus } from '../lib/petstore-api.js'
 import { schemaViolations } from '../lib/schemas.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 import { type PetStatus, PetStore, type StoredPet } from './pet-store.js'
-
-const STATUSES: readonly string[] = ['available', 'pending', 'sold']
 
 export interface ReferenceOptions {
   apiKey: string
@@ -54,8 +53,8 @@ function listPets(store: PetStore, query: URLSearchParams): ServiceResponse {
     limit = value
   }
   const status = query.get('status')
-  if (status !== null && !STATUSES.includes(status)) return errorResponse(400, 'invalid_status', 'status must be one of available, pending, sold')
-  return json(200, store.list({ limit, ...(status !== null ? { status: status as PetStatus } : {}) }).map(petBody))
+  if (status !== null && !isPetStatus(status)) return errorResponse(400, 'invalid_status', 'status must be one of available, pending, sold')
+  return json(200, store.list({ limit, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
 }
 
 function createPet(store: PetStore, body: string): ServiceResponse {

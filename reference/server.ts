@@ -55,10 +55,12 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
   const requests: RunningServer['requests'] = []
   const listener: RequestListener = async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://reference.invalid')
-    requests.push({ method: request.method ?? '', url: `${url.pathname}${url.search}` })
+    const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}` }
+    requests.push(record)
     try {
       const body = await readBody(request)
-      if (body) (requests.at(-1) as { body?: string }).body = body
+      // On this request's own record: other requests may have arrived while the body was read.
+      if (body) record.body = body
       if (body === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
       if (!url.pathname.startsWith(`${BASE_PATH}/`)) return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
       const serviceRequest: ServiceRequest = {

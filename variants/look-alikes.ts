@@ -4,11 +4,10 @@
  */
 import { INT64_MIN } from '../lib/int64.js'
 import { isJsonObject, parseJson, stringifyJson } from '../lib/json.js'
+import { isPetStatus } from '../lib/petstore-api.js'
 import { errorResponse, json, petBody } from '../reference/handler.js'
-import { type PetStatus, PetStore } from '../reference/pet-store.js'
-import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader } from './variant.js'
-
-const STATUSES = ['available', 'pending', 'sold']
+import { PetStore } from '../reference/pet-store.js'
+import { isGetPet, isListPets, isValidLimit, mapAnswers, mapJsonBody, rewritingNewPet, type Variant, withHeader, withoutParameter } from './variant.js'
 
 /** Every `period`-th request is turned away with `status` and Retry-After: 1, before the reference sees it. */
 function turnsAwayEvery(period: number, status: 429 | 503): Variant['wrap'] {
@@ -59,7 +58,7 @@ export const lookAlikes: Variant[] = [
         if (!isListPets(request) || answer.status !== 200) return answer
         const status = request.query.get('status')
         const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 20
-        const all = store.list({ limit: Number.POSITIVE_INFINITY, ...(status && STATUSES.includes(status) ? { status: status as PetStatus } : {}) })
+        const all = store.list({ limit: Number.POSITIVE_INFINITY, ...(isPetStatus(status) ? { status } : {}) })
         return json(200, all.reverse().slice(0, limit).map(petBody))
       },
   },
@@ -99,12 +98,7 @@ export const lookAlikes: Variant[] = [
   {
     name: 'status-defaulted-available',
     description: 'a pet created without status is stored as available',
-    wrap: (reference) => async (request) => {
-      if (!isCreatePet(request)) return reference(request)
-      const parsed = parseJson(request.body)
-      if (!parsed.ok || !isJsonObject(parsed.value) || 'status' in parsed.value) return reference(request)
-      return reference({ ...request, body: stringifyJson({ ...parsed.value, status: 'available' }) })
-    },
+    wrap: rewritingNewPet((fields) => ('status' in fields ? fields : { ...fields, status: 'available' })),
   },
   {
     name: 'limit-clamped',
@@ -112,11 +106,11 @@ export const lookAlikes: Variant[] = [
     allowedWarnings: ['listPets/limit-out-of-range-400'],
     wrap: (reference) => async (request) => {
       const limit = request.query.get('limit')
-      if (!isListPets(request) || limit === null || /^(100|[1-9]\d?)$/.test(limit)) return reference(request)
-      const query = new URLSearchParams(request.query)
+      if (!isListPets(request) || limit === null || isValidLimit(limit)) return reference(request)
       const value = Number(limit)
-      if (Number.isInteger(value)) query.set('limit', String(Math.min(100, Math.max(1, value))))
-      else query.delete('limit')
+      if (!Number.isInteger(value)) return reference(withoutParameter(request, 'limit'))
+      const query = new URLSearchParams(request.query)
+      query.set('limit', String(Math.min(100, Math.max(1, value))))
       return reference({ ...request, query })
     },
   },

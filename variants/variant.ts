@@ -4,7 +4,7 @@
  * from a conformant implementation in exactly what it declares.
  */
 import type { RequirementId } from '../lib/catalogue.js'
-import { type JsonValue, parseJson, stringifyJson } from '../lib/json.js'
+import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../lib/json.js'
 import { createReferenceHandler } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'
@@ -51,6 +51,41 @@ export const isGetPet = (request: ServiceRequest) => request.method === 'GET' &&
 export function mapAnswers(map: (answer: ServiceResponse, request: ServiceRequest) => ServiceResponse): Variant['wrap'] {
   return (reference) => async (request) => map(await reference(request), request)
 }
+
+type Fields = { [key: string]: JsonValue }
+
+/** The reference, with each pet in the `status` answers of matching requests rewritten (a list's pets one by one). */
+export function rewritePets(matches: (request: ServiceRequest) => boolean, status: number, rewrite: (pet: Fields) => unknown): Variant['wrap'] {
+  const one = (value: JsonValue) => (isJsonObject(value) ? rewrite(value) : value)
+  return mapAnswers((answer, request) => (matches(request) && answer.status === status ? mapJsonBody(answer, (body) => (Array.isArray(body) ? body.map(one) : one(body))) : answer))
+}
+
+/** The reference, with each POST /pets body object passed through `rewrite` before the reference reads it. */
+export function rewritingNewPet(rewrite: (fields: Fields) => Fields): Variant['wrap'] {
+  return (reference) => async (request) => {
+    if (!isCreatePet(request)) return reference(request)
+    const parsed = parseJson(request.body)
+    if (!parsed.ok || !isJsonObject(parsed.value)) return reference(request)
+    return reference({ ...request, body: stringifyJson(rewrite(parsed.value)) })
+  }
+}
+
+/** An auth fault: requests for which `accepts` holds are answered as if they carried the valid key. */
+export function acceptedAsValid(accepts: (request: ServiceRequest, apiKey: string) => boolean): Variant['wrap'] {
+  return (reference, { apiKey }) =>
+    async (request) =>
+      reference(accepts(request, apiKey) ? withValidKey(request, apiKey) : request)
+}
+
+/** The same request without one query parameter. */
+export function withoutParameter(request: ServiceRequest, name: string): ServiceRequest {
+  const query = new URLSearchParams(request.query)
+  query.delete(name)
+  return { ...request, query }
+}
+
+/** A limit the reference accepts: an integer from 1 to 100, written plainly. */
+export const isValidLimit = (text: string) => /^(100|[1-9]\d?)$/.test(text)
 
 export async function startVariant(variant: Variant | undefined, context: VariantContext, tls?: ServerTls): Promise<RunningServer> {
   const reference = createReferenceHandler(context)

@@ -35,10 +35,6 @@ function failuresText(failures: readonly Failure[]): string {
     .join('\n\n')
 }
 
-function failureText(result: RequirementResult): string {
-  return failuresText(result.failures)
-}
-
 /** The requirement's change against a baseline run, as a test case property, when there was a baseline. */
 function baselineProperty(result: RequirementResult): string {
   return result.change ? `\n      <properties><property name="baseline" value="${result.change}"/></properties>` : ''
@@ -75,9 +71,9 @@ function testCase(result: RequirementResult): string {
   const open = `    <testcase classname="${xml(result.area)}" name="${xml(name)}">${baselineProperty(result)}`
   switch (result.verdict) {
     case 'fail':
-      return `${open}\n      <failure message="${xml(`${result.level}: ${result.failures[0]?.message ?? 'failed'}`)}" type="${result.level}">${xml(failureText(result))}</failure>\n    </testcase>`
+      return `${open}\n      <failure message="${xml(`${result.level}: ${result.failures[0]?.message ?? 'failed'}`)}" type="${result.level}">${xml(failuresText(result.failures))}</failure>\n    </testcase>`
     case 'warn':
-      return `${open}\n      <system-out>${xml(`WARNING (SHOULD): ${failureText(result)}`)}</system-out>\n    </testcase>`
+      return `${open}\n      <system-out>${xml(`WARNING (SHOULD): ${failuresText(result.failures)}`)}</system-out>\n    </testcase>`
     case 'inconclusive':
     case 'skipped':
     case 'untestable':

@@ -18,6 +18,13 @@ export interface MisbehavingServer {
 
 const PETS = JSON.stringify([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }])
 
+/** A 200 answer with this body, labelled with `contentType` (or with no Content-Type at all). */
+function answer(response: ServerResponse, contentType: string | undefined, body: string): void {
+  response.removeHeader('content-type')
+  response.writeHead(200, contentType ? { 'content-type': contentType } : {})
+  response.end(body)
+}
+
 export const behaviours = {
   /** Never answers. */
   hang: (() => {}) as Misbehaviour,
@@ -45,32 +52,16 @@ export const behaviours = {
     pump()
   }) as Misbehaviour,
   /** A JSON array cut off in the middle. */
-  truncated: ((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' })
-    response.end(PETS.slice(0, -12))
-  }) as Misbehaviour,
+  truncated: ((_request, response) => answer(response, 'application/json', PETS.slice(0, -12))) as Misbehaviour,
   /** Valid JSON labelled as HTML. */
-  html: ((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' })
-    response.end(PETS)
-  }) as Misbehaviour,
+  html: ((_request, response) => answer(response, 'text/html', PETS)) as Misbehaviour,
   /** Valid JSON with no Content-Type at all. */
-  unlabelled: ((_request, response) => {
-    response.removeHeader('content-type')
-    response.writeHead(200)
-    response.end(PETS)
-  }) as Misbehaviour,
+  unlabelled: ((_request, response) => answer(response, undefined, PETS)) as Misbehaviour,
   /** A small valid list. */
-  ok: ((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' })
-    response.end(PETS)
-  }) as Misbehaviour,
+  ok: ((_request, response) => answer(response, 'application/json', PETS)) as Misbehaviour,
   /** A small valid list, 50 ms late (for counting requests in flight). */
   slowList: ((_request, response) => {
-    setTimeout(() => {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(PETS)
-    }, 50)
+    setTimeout(() => answer(response, 'application/json', PETS), 50)
   }) as Misbehaviour,
 }
 

@@ -8,9 +8,9 @@ import type { Check } from '../../lib/check.js'
 import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/generated-cases.js'
 import { responseJson } from '../../lib/http-client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/json.js'
-import { type InvalidNewPet, invalidNewPetArbitraries, renderBody, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/new-pet-arbitraries.js'
+import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/new-pet-oracle.js'
-import type { OperationExchange, PetstoreApi, RequestBody } from '../../lib/petstore-api.js'
+import { type OperationExchange, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/petstore-api.js'
 import { getPetRemoved } from '../fixtures.js'
 import { type Marker, searchRefusedPet } from './refused-pet-search.js'
 
@@ -24,6 +24,17 @@ const COUNTEREXAMPLE_CHARS = 2_000
 
 function codePoint(char: string | undefined): string {
   return char === undefined ? '(none)' : `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/** A valid case in words; a short name is also spelled out in code points, since some are invisible. */
+export function describeValid(pet: ValidNewPet): string {
+  const points = [...pet.name]
+  const spelled = points.length > 0 && points.length <= 8 ? `: ${points.map(codePoint).join(' ')}` : ''
+  return `name ${JSON.stringify(pet.name)} (${points.length} code points${spelled}), categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'point-zero' ? ' written as .0' : ''}, status ${pet.status ?? '(none)'}`
+}
+
+export function describeInvalid(invalid: InvalidNewPet): string {
+  return `rule broken: ${invalid.rule} (${invalid.detail})`
 }
 
 /** Where two strings first differ, code point by code point. */
@@ -91,7 +102,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, checkGet: boole
 }
 
 /** Put a run-unique marker into a valid slot of an invalid body (its name, else its categoryId), so a pet wrongly stored from it can be found. */
-export function withMarker(body: RequestBody, marker: Marker): { body: RequestBody; findBy?: 'name' | 'categoryId' } {
+function withMarker(body: RequestBody, marker: Marker): { body: RequestBody; findBy?: 'name' | 'categoryId' } {
   if (!('json' in body) || !isJsonObject(body.json)) return { body }
   const fields = body.json as Record<string, unknown>
   if (typeof fields.name === 'string') return { body: { json: { ...fields, name: marker.name } }, findBy: 'name' }
@@ -101,7 +112,7 @@ export function withMarker(body: RequestBody, marker: Marker): { body: RequestBo
 
 async function evaluateInvalid(api: PetstoreApi, invalid: InvalidNewPet, marker: Marker): Promise<CaseOutcome<InvalidBodyRequirement>> {
   const { body, findBy } = withMarker(invalid.body, marker)
-  const sent = renderBody(body)
+  const sent = requestBodyText(body)
   const classified = classifyNewPet(sent)
   if (classified.valid || classified.rules.join() !== invalid.rule) {
     throw new Error(`the generator labelled a body ${invalid.rule} but the schema says ${classified.valid ? 'valid' : classified.rules.join(', ')}: ${sent}`)
@@ -203,7 +214,7 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
         seed: check.context.seed,
         numRuns: casesPerRule(check.context.numRuns),
         concurrency: check.context.concurrency,
-        key: (invalid) => `${invalid.rule} ${renderBody(invalid.body)}`,
+        key: (invalid) => `${invalid.rule} ${requestBodyText(invalid.body)}`,
         evaluate: (invalid) => {
           sent += 1
           return evaluateInvalid(api, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })

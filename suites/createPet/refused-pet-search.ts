@@ -4,7 +4,7 @@
  * could be stored with any status or none, so every status list and the unfiltered list are read.
  */
 import type { JsonValue } from '../../lib/json.js'
-import { type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../../lib/petstore-api.js'
+import { isPetStatus, type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../../lib/petstore-api.js'
 import { listedPets, type SurveyedPet } from '../../lib/store-survey.js'
 
 export interface Marker {
@@ -21,7 +21,7 @@ export interface RefusedPetSearch {
 }
 
 export async function searchRefusedPet(api: PetstoreApi, marker: Marker, findBy: 'name' | 'categoryId', sentStatus: JsonValue | undefined): Promise<RefusedPetSearch> {
-  const validStatus = (PET_STATUSES as readonly unknown[]).includes(sentStatus) ? (sentStatus as PetStatus) : undefined
+  const validStatus = isPetStatus(sentStatus) ? sentStatus : undefined
   const filters: Array<PetStatus | undefined> = validStatus ? [validStatus] : [undefined, ...PET_STATUSES]
   const exchanges = await Promise.all(filters.map((status) => api.listPets({ ...(status ? { status } : {}), limit: 100 })))
   for (const exchange of exchanges) {

@@ -2,73 +2,50 @@
 import { parseJson } from '../../lib/json.js'
 import { schemaViolations } from '../../lib/schemas.js'
 import { bearerToken, errorResponse } from '../../reference/handler.js'
-import { isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withValidKey } from '../variant.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withValidKey } from '../variant.js'
 
 export const authFaults: Variant[] = [
   {
     name: 'auth-skipped-on-getPet',
     description: 'GET /pets/{petId} answers without checking the key',
     catches: ['auth/missing-key-401', 'auth/wrong-key-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        isGetPet(request) ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid(isGetPet),
   },
   {
     name: 'missing-header-allowed-on-list',
     description: 'GET /pets without an Authorization header is answered as if the key were valid',
     catches: ['auth/missing-key-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        isListPets(request) && request.headers.authorization === undefined ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid((request) => isListPets(request) && request.headers.authorization === undefined),
   },
   {
     name: 'wrong-key-accepted-on-create',
     description: 'POST /pets accepts any Bearer token',
     catches: ['auth/wrong-key-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        isCreatePet(request) && (bearerToken(request.headers.authorization) ?? '') !== '' ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid((request) => isCreatePet(request) && (bearerToken(request.headers.authorization) ?? '') !== ''),
   },
   {
     name: 'empty-token-accepted',
     description: '"Authorization: Bearer" with an empty token is accepted',
     catches: ['auth/empty-token-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        /^bearer\s*$/i.test(request.headers.authorization ?? 'x') ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid((request) => /^bearer\s*$/i.test(request.headers.authorization ?? 'x')),
   },
   {
     name: 'any-scheme-accepted',
     description: 'the key is accepted under any scheme (Basic, Token, …), not only Bearer',
     catches: ['auth/other-scheme-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) => {
-        const [, token] = /^\S+ +(\S+)$/.exec(request.headers.authorization ?? '') ?? []
-        return token === apiKey ? reference(withValidKey(request, apiKey)) : reference(request)
-      },
+    wrap: acceptedAsValid((request, apiKey) => /^\S+ +(\S+)$/.exec(request.headers.authorization ?? '')?.[1] === apiKey),
   },
   {
     name: 'key-prefix-accepted',
     description: 'a token that starts with the key is accepted',
     catches: ['auth/key-lookalike-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        bearerToken(request.headers.authorization)?.startsWith(apiKey) ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid((request, apiKey) => bearerToken(request.headers.authorization)?.startsWith(apiKey) === true),
   },
   {
     name: 'key-suffix-accepted',
     description: 'a token that ends with the key is accepted',
     catches: ['auth/key-lookalike-401'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        bearerToken(request.headers.authorization)?.endsWith(apiKey) ? reference(withValidKey(request, apiKey)) : reference(request),
+    wrap: acceptedAsValid((request, apiKey) => bearerToken(request.headers.authorization)?.endsWith(apiKey) === true),
   },
   {
     name: 'not-found-before-auth',

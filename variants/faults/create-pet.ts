@@ -4,25 +4,11 @@
  * counterexample.
  */
 import { exactInteger } from '../../lib/int64.js'
-import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../../lib/json.js'
+import { isJsonObject, JsonNumber, parseJson, stringifyJson } from '../../lib/json.js'
+import { isPetStatus } from '../../lib/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
-import type { Handler } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
-import { isCreatePet, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
-
-type Fields = { [key: string]: JsonValue }
-
-/** The reference, with each POST /pets body object passed through `rewrite` first. */
-function rewritingNewPet(rewrite: (fields: Fields) => Fields): (reference: Handler) => Handler {
-  return (reference) => async (request) => {
-    if (request.method !== 'POST' || request.path !== '/pets') return reference(request)
-    const parsed = parseJson(request.body)
-    if (!parsed.ok || !isJsonObject(parsed.value)) return reference(request)
-    return reference({ ...request, body: stringifyJson(rewrite(parsed.value)) })
-  }
-}
-
-const STATUSES: readonly JsonValue[] = ['available', 'pending', 'sold']
+import { isCreatePet, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
 export const createPetFaults: Variant[] = [
   {
@@ -68,7 +54,7 @@ export const createPetFaults: Variant[] = [
     description: 'POST /pets accepts a status string outside the enum and stores the pet without one',
     catches: ['createPet/invalid-body-400'],
     wrap: rewritingNewPet((fields) => {
-      if (typeof fields.status !== 'string' || STATUSES.includes(fields.status)) return fields
+      if (typeof fields.status !== 'string' || isPetStatus(fields.status)) return fields
       const { status: _dropped, ...rest } = fields
       return rest
     }),
@@ -111,25 +97,13 @@ export const createPetFaults: Variant[] = [
     name: 'ids-repeat-in-pairs',
     description: 'the 201 answer gives every even id the id before it, so two pets share an id',
     catches: ['createPet/ids-unique'],
-    wrap: mapAnswers((answer, request) =>
-      isCreatePet(request) && answer.status === 201
-        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.id instanceof JsonNumber ? { ...body, id: new JsonNumber(String(((body.id.integer ?? 1n) - 1n) | 1n)) } : body))
-        : answer,
-    ),
+    wrap: rewritePets(isCreatePet, 201, (pet) => (pet.id instanceof JsonNumber ? { ...pet, id: new JsonNumber(String(((pet.id.integer ?? 1n) - 1n) | 1n)) } : pet)),
   },
   {
     name: 'created-status-not-echoed',
     description: 'the 201 answer leaves out the status that was sent (the pet is stored with it)',
     catches: ['createPet/echoes-fields'],
-    wrap: mapAnswers((answer, request) =>
-      isCreatePet(request) && answer.status === 201
-        ? mapJsonBody(answer, (body) => {
-            if (!isJsonObject(body)) return body
-            const { status: _left, ...rest } = body
-            return rest
-          })
-        : answer,
-    ),
+    wrap: rewritePets(isCreatePet, 201, ({ status: _left, ...rest }) => rest),
   },
   {
     name: 'invalid-body-422',
@@ -156,11 +130,7 @@ export const createPetFaults: Variant[] = [
     name: 'created-id-as-string',
     description: 'the 201 answer writes the id as a JSON string',
     catches: ['createPet/body-schema', 'createPet/returns-201-pet'],
-    wrap: mapAnswers((answer, request) =>
-      isCreatePet(request) && answer.status === 201
-        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.id instanceof JsonNumber ? { ...body, id: body.id.text } : body))
-        : answer,
-    ),
+    wrap: rewritePets(isCreatePet, 201, (pet) => (pet.id instanceof JsonNumber ? { ...pet, id: pet.id.text } : pet)),
   },
   {
     name: 'create-conflict-500-on-duplicate-name',

@@ -1,9 +1,9 @@
 /** Faults of GET /pets/{petId}. */
 import { exactInteger } from '../../lib/int64.js'
-import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { JsonNumber } from '../../lib/json.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import { PetStore } from '../../reference/pet-store.js'
-import { isGetPet, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
+import { isGetPet, mapAnswers, rewritePets, type Variant } from '../variant.js'
 
 const petIdOf = (path: string) => decodeURIComponent(path.slice('/pets/'.length))
 
@@ -33,21 +33,13 @@ export const getPetFaults: Variant[] = [
     name: 'getPet-name-upper-cased',
     description: 'GET /pets/{petId} shows the name in upper case',
     catches: ['getPet/matches-listed-pet', 'createPet/round-trip-get'],
-    wrap: mapAnswers((answer, request) =>
-      isGetPet(request) && answer.status === 200
-        ? mapJsonBody(answer, (body) => (isJsonObject(body) && typeof body.name === 'string' ? { ...body, name: body.name.toUpperCase() } : body))
-        : answer,
-    ),
+    wrap: rewritePets(isGetPet, 200, (pet) => (typeof pet.name === 'string' ? { ...pet, name: pet.name.toUpperCase() } : pet)),
   },
   {
     name: 'getPet-categoryId-as-string',
     description: 'GET /pets/{petId} writes categoryId as a JSON string',
     catches: ['getPet/body-schema'],
-    wrap: mapAnswers((answer, request) =>
-      isGetPet(request) && answer.status === 200
-        ? mapJsonBody(answer, (body) => (isJsonObject(body) && body.categoryId instanceof JsonNumber ? { ...body, categoryId: body.categoryId.text } : body))
-        : answer,
-    ),
+    wrap: rewritePets(isGetPet, 200, (pet) => (pet.categoryId instanceof JsonNumber ? { ...pet, categoryId: pet.categoryId.text } : pet)),
   },
   {
     name: 'getPet-rounds-large-ids',

@@ -1,16 +1,15 @@
 /** Faults of GET /pets: limits, the status filter, the shape of the list. */
-import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { JsonNumber } from '../../lib/json.js'
+import { isPetStatus } from '../../lib/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
-import { type PetStatus, PetStore } from '../../reference/pet-store.js'
-import { isListPets, mapAnswers, mapJsonBody, type Variant, type VariantContext } from '../variant.js'
-
-const STATUSES = ['available', 'pending', 'sold']
+import { PetStore } from '../../reference/pet-store.js'
+import { isListPets, isValidLimit, mapAnswers, mapJsonBody, rewritePets, type Variant, type VariantContext, withoutParameter } from '../variant.js'
 
 /** A list answered from the store directly, bypassing the reference's limit handling (auth still checked by the reference first). */
 function listWith(request: ServiceRequest, { store }: VariantContext, limit: number) {
   const status = request.query.get('status')
-  return json(200, store.list({ limit, ...(status && STATUSES.includes(status) ? { status: status as PetStatus } : {}) }).map(petBody))
+  return json(200, store.list({ limit, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
 }
 
 /** Only for an authenticated, otherwise valid list request: the reference answers everything else. */
@@ -88,22 +87,14 @@ export const listPetsFaults: Variant[] = [
     catches: ['listPets/limit-out-of-range-400'],
     wrap: (reference) => async (request) => {
       const limit = request.query.get('limit')
-      if (!isListPets(request) || limit === null || /^(100|[1-9]\d?)$/.test(limit)) return reference(request)
-      const query = new URLSearchParams(request.query)
-      query.delete('limit')
-      return reference({ ...request, query })
+      return reference(isListPets(request) && limit !== null && !isValidLimit(limit) ? withoutParameter(request, 'limit') : request)
     },
   },
   {
     name: 'status-filter-ignored',
     description: 'GET /pets ignores the status filter',
     catches: ['listPets/status-filter-matches'],
-    wrap: (reference) => async (request) => {
-      if (!isListPets(request) || !STATUSES.includes(request.query.get('status') ?? '')) return reference(request)
-      const query = new URLSearchParams(request.query)
-      query.delete('status')
-      return reference({ ...request, query })
-    },
+    wrap: (reference) => async (request) => reference(isListPets(request) && isPetStatus(request.query.get('status')) ? withoutParameter(request, 'status') : request),
   },
   {
     name: 'status-filter-misses-newest',
@@ -111,8 +102,8 @@ export const listPetsFaults: Variant[] = [
     catches: ['listPets/status-filter-complete', 'createPet/created-pet-listed'],
     wrap: overridesValidList((request, { store }, limit) => {
       const status = request.query.get('status')
-      if (!status || !STATUSES.includes(status)) return undefined
-      const all = store.list({ status: status as PetStatus, limit: Number.POSITIVE_INFINITY })
+      if (!isPetStatus(status)) return undefined
+      const all = store.list({ status, limit: Number.POSITIVE_INFINITY })
       return json(200, all.slice(0, -1).slice(0, limit).map(petBody))
     }),
   },
@@ -128,10 +119,7 @@ export const listPetsFaults: Variant[] = [
     catches: ['listPets/status-invalid-400'],
     wrap: (reference) => async (request) => {
       const status = request.query.get('status')
-      if (!isListPets(request) || status === null || STATUSES.includes(status)) return reference(request)
-      const query = new URLSearchParams(request.query)
-      query.delete('status')
-      return reference({ ...request, query })
+      return reference(isListPets(request) && status !== null && !isPetStatus(status) ? withoutParameter(request, 'status') : request)
     },
   },
   {
@@ -144,11 +132,7 @@ export const listPetsFaults: Variant[] = [
     name: 'list-ids-as-strings',
     description: 'GET /pets writes each id as a JSON string',
     catches: ['listPets/body-schema'],
-    wrap: mapAnswers((answer, request) =>
-      isListPets(request) && answer.status === 200
-        ? mapJsonBody(answer, (body) => (Array.isArray(body) ? body.map((pet) => (isJsonObject(pet) && pet.id instanceof JsonNumber ? { ...pet, id: pet.id.text } : pet)) : body))
-        : answer,
-    ),
+    wrap: rewritePets(isListPets, 200, (pet) => (pet.id instanceof JsonNumber ? { ...pet, id: pet.id.text } : pet)),
   },
   {
     name: 'list-rounds-large-ids',
