@@ -10,9 +10,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { packageRoot, packageVersion } from '../lib/package-root.js'
-import { runSuite } from '../mutation-score/run-suite.js'
+import { packageRoot, packageVersion } from '../lib/spec/package-root.js'
 import { PetStore, populatedStore } from '../reference/pet-store.js'
+import { spawnCli } from '../self-tests/helpers/spawn-cli.js'
 import { startVariant } from '../variants/variant.js'
 import { startDelayProxy } from './delay-proxy.js'
 
@@ -53,7 +53,7 @@ async function measure(scenario: Scenario): Promise<Measurement> {
   const proxy = await startDelayProxy(target.baseUrl, scenario.delayMs)
   try {
     const started = performance.now()
-    const outcome = await runSuite(['--base-url', proxy.baseUrl, '--profile', scenario.profile, '--seed', '7', '--concurrency', String(CONCURRENCY)], {
+    const outcome = await spawnCli(['--base-url', proxy.baseUrl, '--profile', scenario.profile, '--seed', '7', '--concurrency', String(CONCURRENCY)], {
       PETSTORE_API_KEY: API_KEY,
     })
     const wallMs = performance.now() - started

@@ -3,8 +3,9 @@
  * for a SHOULD, warns). A look-alike passes when the run exits 0 and nothing fails or warns beyond the
  * SHOULD requirements it declares it may warn on.
  */
+
+import { isFlagged } from '../lib/judging/verdicts.js'
 import type { RunResult } from '../lib/reports/run-result.js'
-import { isFlagged } from '../lib/verdicts.js'
 import type { Variant } from '../variants/variant.js'
 
 export interface VariantScore {

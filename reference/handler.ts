@@ -3,10 +3,10 @@
  * decision of the conformance policy (400 for invalid parameters, WWW-Authenticate on 401, exact int64).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { exactInteger, isInt64 } from '../lib/int64.js'
-import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson, toPlain } from '../lib/json.js'
-import { isPetStatus } from '../lib/petstore-api.js'
-import { schemaViolations } from '../lib/schemas.js'
+import { exactInteger, isInt64 } from '../lib/http/int64.js'
+import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson, toPlain } from '../lib/http/json.js'
+import { isPetStatus } from '../lib/spec/petstore-api.js'
+import { schemaViolations } from '../lib/spec/schemas.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 import { type PetStatus, PetStore, type StoredPet } from './pet-store.js'
 

@@ -1,23 +1,39 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { isRequirementId, requirements } from '../lib/catalogue.js'
-import { packageRoot } from '../lib/package-root.js'
+import { requirementIdOfTitle } from '../lib/checks/check-result.js'
+import { isRequirementId, requirements } from '../lib/spec/catalogue.js'
+import { packageRoot } from '../lib/spec/package-root.js'
+import { registeredChecks } from '../suites/index.js'
 
-function suiteFiles(dir: string): string[] {
+const suitesDir = join(packageRoot, 'suites')
+
+function checkFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? suiteFiles(join(dir, entry.name)) : entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory() ? checkFiles(join(dir, entry.name)) : entry.name.endsWith('.checks.ts') ? [join(dir, entry.name)] : [],
   )
 }
 
-/** Every `[area/slug]` a test title of suites/ names. */
-const titledIds = suiteFiles(join(packageRoot, 'suites')).flatMap((file) =>
-  [...readFileSync(file, 'utf8').matchAll(/\(\s*'\[([A-Za-z0-9]+\/[a-z0-9-]+)\]/g)].map((match) => match[1] as string),
-)
+const checks = registeredChecks()
+const titledIds = checks.map((check) => requirementIdOfTitle(check.title))
 
 describe('the requirement catalogue and the suites name each other', () => {
-  test('every test title names a requirement the catalogue has', () => {
-    expect(titledIds.filter((id) => !isRequirementId(id))).toEqual([])
+  test('every suite file of suites/ is loaded by suites/index.ts, so none of its checks is silently left out', () => {
+    const index = readFileSync(join(suitesDir, 'index.ts'), 'utf8')
+    const missing = checkFiles(suitesDir)
+      .map((file) => `./${relative(suitesDir, file).replace(/\.ts$/, '.js')}`)
+      .filter((path) => !index.includes(`import '${path}'`))
+    expect(missing).toEqual([])
+    expect(checks.length).toBeGreaterThan(100)
+  })
+
+  test('every check title starts with [id] of a requirement the catalogue has', () => {
+    expect(checks.filter((check) => !isRequirementId(requirementIdOfTitle(check.title) ?? '')).map((check) => check.title)).toEqual([])
+  })
+
+  test('no two checks share a title, so every line of a report points at one check', () => {
+    const titles = checks.map((check) => check.title)
+    expect(titles.filter((title, index) => titles.indexOf(title) !== index)).toEqual([])
   })
 
   test('every testable requirement has at least one check in suites/', () => {

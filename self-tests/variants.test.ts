@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { requirement, requirements } from '../lib/catalogue.js'
 import type { RunResult } from '../lib/reports/run-result.js'
+import { requirement, requirements } from '../lib/spec/catalogue.js'
 import { scoreFault, scoreLookAlike, summariseScores } from '../mutation-score/score.js'
 import { faults } from '../variants/faults/index.js'
 import { lookAlikes } from '../variants/look-alikes.js'

@@ -1,8 +1,9 @@
 /** Values the suites share: category ids to create with, names, ids that cannot exist, date rules. */
-import { GET_PET_REMOVAL } from '../lib/catalogue.js'
-import type { Check } from '../lib/check.js'
-import { INT64_MAX } from '../lib/int64.js'
-import type { StoreSurvey } from '../lib/store-survey.js'
+
+import type { Check } from '../lib/checks/check.js'
+import type { StoreSurvey } from '../lib/data/store-survey.js'
+import { INT64_MAX } from '../lib/http/int64.js'
+import { GET_PET_REMOVAL } from '../lib/spec/catalogue.js'
 
 /** A category id to create pets with: the first configured one, or 1. */
 export function categoryId(check: Check): bigint {

@@ -2,9 +2,9 @@
  * Conformant look-alikes: implementations that behave unusually but within the spec and the policy.
  * A careless suite fails them; this one must not. Each may warn only on the SHOULD requirements it lists.
  */
-import { INT64_MIN } from '../lib/int64.js'
-import { isJsonObject, parseJson, stringifyJson } from '../lib/json.js'
-import { isPetStatus } from '../lib/petstore-api.js'
+import { INT64_MIN } from '../lib/http/int64.js'
+import { isJsonObject, parseJson, stringifyJson } from '../lib/http/json.js'
+import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../reference/handler.js'
 import { PetStore } from '../reference/pet-store.js'
 import { isGetPet, isListPets, isValidLimit, mapAnswers, mapJsonBody, rewritingNewPet, type Variant, withHeader, withoutParameter } from './variant.js'

@@ -3,8 +3,9 @@
  * look-alike (an unusual behaviour the spec allows). Variants wrap the reference handler, so each differs
  * from a conformant implementation in exactly what it declares.
  */
-import type { RequirementId } from '../lib/catalogue.js'
-import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../lib/json.js'
+
+import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../lib/http/json.js'
+import type { RequirementId } from '../lib/spec/catalogue.js'
 import { createReferenceHandler } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'

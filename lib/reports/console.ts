@@ -1,5 +1,5 @@
 /** What the console shows: the run's setting, one line per requirement, and the verdict. */
-import type { RequirementResult, Verdict } from '../verdicts.js'
+import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 const MARK: Record<Verdict, string> = {

@@ -5,9 +5,9 @@
  * line and replay command. Filters by verdict and by area. Everything the target sent is escaped here,
  * on the server side; the script only shows and hides rows.
  */
-import type { Failure } from '../check-result.js'
-import type { Evidence } from '../evidence.js'
-import type { RequirementResult, Verdict } from '../verdicts.js'
+import type { Failure } from '../checks/check-result.js'
+import type { Evidence } from '../checks/evidence.js'
+import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 function escapeHtml(text: string): string {

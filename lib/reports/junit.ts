@@ -3,8 +3,8 @@
  * check carries its evidence as text; inconclusive and skipped checks show as skipped with their reason.
  * Requirements judged on every exchange (no check of their own) and untestable ones get one test case each.
  */
-import type { CheckReport, Failure } from '../check-result.js'
-import type { RequirementResult } from '../verdicts.js'
+import type { CheckReport, Failure } from '../checks/check-result.js'
+import type { RequirementResult } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 /** XML 1.0 allows tab, line feed, carriage return and the characters from U+0020 on, less surrogates and U+FFFE/U+FFFF. */

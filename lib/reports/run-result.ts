@@ -1,7 +1,8 @@
 /** Everything a report needs about one run. */
-import type { BaselineSummary } from '../baseline.js'
-import type { Profile } from '../config.js'
-import type { RequirementResult, Summary } from '../verdicts.js'
+
+import type { Profile } from '../checks/run-settings.js'
+import type { BaselineSummary } from '../judging/baseline.js'
+import type { RequirementResult, Summary } from '../judging/verdicts.js'
 
 export interface RunResult {
   formatVersion: 1

@@ -1,5 +1,5 @@
 /** summary.md, for a CI job summary: the verdict, the counts and one line per failed requirement, readable in ten seconds. */
-import type { RequirementResult } from '../verdicts.js'
+import type { RequirementResult } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 const SHOWN = 15

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { packageRoot } from '../../lib/package-root.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 

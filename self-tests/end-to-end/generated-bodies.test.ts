@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Failure } from '../../lib/check-result.js'
+import type { Failure } from '../../lib/checks/check-result.js'
 import { faults } from '../../variants/faults/index.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'

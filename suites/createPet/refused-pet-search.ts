@@ -3,9 +3,10 @@
  * body would show. A pet sent with a valid status S is in status=S; one sent without a valid status
  * could be stored with any status or none, so every status list and the unfiltered list are read.
  */
-import type { JsonValue } from '../../lib/json.js'
-import { isPetStatus, type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../../lib/petstore-api.js'
-import { listedPets, type SurveyedPet } from '../../lib/store-survey.js'
+
+import { listedPets, type SurveyedPet } from '../../lib/data/store-survey.js'
+import type { JsonValue } from '../../lib/http/json.js'
+import { isPetStatus, type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../../lib/spec/petstore-api.js'
 
 export interface Marker {
   name: string

@@ -1,6 +1,6 @@
 /** Faults of authentication: keys accepted that must not be, and 401 answered too late or without its challenge. */
-import { parseJson } from '../../lib/json.js'
-import { schemaViolations } from '../../lib/schemas.js'
+import { parseJson } from '../../lib/http/json.js'
+import { schemaViolations } from '../../lib/spec/schemas.js'
 import { bearerToken, errorResponse } from '../../reference/handler.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withValidKey } from '../variant.js'
 

@@ -3,9 +3,9 @@
  * with that one defect would read it; the generated-body properties must catch those with a minimal
  * counterexample.
  */
-import { exactInteger } from '../../lib/int64.js'
-import { isJsonObject, JsonNumber, parseJson, stringifyJson } from '../../lib/json.js'
-import { isPetStatus } from '../../lib/petstore-api.js'
+import { exactInteger } from '../../lib/http/int64.js'
+import { isJsonObject, JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
+import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { isCreatePet, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'

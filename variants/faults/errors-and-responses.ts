@@ -1,5 +1,5 @@
 /** Faults of what every answer must be: Error bodies that are almost right, media types, server errors. */
-import { isJsonObject, JsonNumber } from '../../lib/json.js'
+import { isJsonObject, JsonNumber } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
 import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
 

@@ -1,6 +1,6 @@
 /** Faults of GET /pets/{petId}. */
-import { exactInteger } from '../../lib/int64.js'
-import { JsonNumber } from '../../lib/json.js'
+import { exactInteger } from '../../lib/http/int64.js'
+import { JsonNumber } from '../../lib/http/json.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { isGetPet, mapAnswers, rewritePets, type Variant } from '../variant.js'

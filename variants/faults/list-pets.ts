@@ -1,6 +1,6 @@
 /** Faults of GET /pets: limits, the status filter, the shape of the list. */
-import { JsonNumber } from '../../lib/json.js'
-import { isPetStatus } from '../../lib/petstore-api.js'
+import { JsonNumber } from '../../lib/http/json.js'
+import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'

@@ -1,0 +1,147 @@
+/**
+ * The shared assertions: the one module that throws. Every assertion is counted, so a check that
+ * asserted nothing can never be reported as a pass. Failures carry what was expected and what came back;
+ * the evidence of the exchanges is attached by the check machinery.
+ */
+import type { Exchange, RecordedResponse } from '../http/client.js'
+import { responseJson } from '../http/client.js'
+import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'
+import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
+
+export class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure'
+}
+
+export interface FailureDetails {
+  exchange?: Exchange
+  expected?: string
+  actual?: string
+  schemaErrors?: string[]
+  replay?: { seed: number; path: string; counterexample: string; command: string }
+}
+
+export interface RecordedFailure extends FailureDetails {
+  message: string
+}
+
+export type PetObject = { [key: string]: JsonValue }
+
+export function mediaType(response: RecordedResponse): string | undefined {
+  return response.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+}
+
+/** What came before the final answer, when the request was retried; empty otherwise. */
+function retriesNote(exchange: Exchange): string {
+  const count = exchange.retries.length
+  return count ? ` (after ${count} ${count === 1 ? 'retry' : 'retries'}: ${exchange.retries.map((attempt) => attempt.status ?? attempt.failure).join(', ')})` : ''
+}
+
+/** The final answer is still a rate limit although the request was retried. */
+function rateLimitOutlasted(exchange: Exchange): boolean {
+  const status = exchange.response?.status
+  return (status === 429 || status === 503) && exchange.retries.length > 0
+}
+
+/** What came back, and what came before it when the request was retried. */
+export function describeAnswer(exchange: Exchange): string {
+  if (exchange.failure) return `no answer: ${exchange.failure.message}${retriesNote(exchange)}`
+  const response = exchange.response as RecordedResponse
+  const body = response.body.length > 200 ? `${response.body.slice(0, 200)}…` : response.body
+  return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}${retriesNote(exchange)}${rateLimitOutlasted(exchange) ? '; the rate limit outlasted the retries' : ''}`
+}
+
+export class Assertions {
+  count = 0
+  failure: RecordedFailure | undefined
+
+  /** Fail the check. */
+  fail(message: string, details: FailureDetails = {}): never {
+    this.count += 1
+    this.failure = { message, ...details }
+    throw new ConformanceFailure(message)
+  }
+
+  that(condition: boolean, message: string, details: FailureDetails = {}): void {
+    this.count += 1
+    if (!condition) this.fail(message, details)
+  }
+
+  /** The exchange got an answer whose status is one of `expected`. */
+  status(exchange: Exchange, expected: number | readonly number[], what = 'the answer'): RecordedResponse {
+    const allowed = typeof expected === 'number' ? [expected] : expected
+    const wanted = allowed.join(' or ')
+    if (exchange.failure) {
+      this.fail(`${what}: ${exchange.failure.message}${retriesNote(exchange)}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })
+    }
+    const response = exchange.response as RecordedResponse
+    const limited = rateLimitOutlasted(exchange) ? ` (still ${response.status} after ${exchange.retries.length} retries)` : ''
+    this.that(allowed.includes(response.status), `${what} has status ${response.status}${limited}, expected ${wanted}`, {
+      exchange,
+      expected: `status ${wanted}`,
+      actual: describeAnswer(exchange),
+    })
+    return response
+  }
+
+  /** The body parses as JSON (losslessly). */
+  json(exchange: Exchange, what = 'the body'): JsonValue {
+    const parsed = responseJson(exchange)
+    if (!parsed.ok) this.fail(`${what} is not JSON: ${parsed.error}`, { exchange, expected: 'a JSON body', actual: describeAnswer(exchange) })
+    this.count += 1
+    return parsed.value
+  }
+
+  /** The body is a JSON array of objects (the shape a list needs to be read; full schema is checked apart). */
+  petArray(exchange: Exchange): PetObject[] {
+    const body = this.json(exchange, 'the list body')
+    this.that(Array.isArray(body) && body.every(isJsonObject), 'the list body is not a JSON array of objects', {
+      exchange,
+      expected: 'a bare JSON array of Pet objects',
+      actual: describeAnswer(exchange),
+    })
+    return body as PetObject[]
+  }
+
+  /** The body is a JSON object. */
+  petObject(exchange: Exchange): PetObject {
+    const body = this.json(exchange, 'the pet body')
+    this.that(isJsonObject(body), 'the body is not a JSON object', { exchange, expected: 'a Pet object', actual: describeAnswer(exchange) })
+    return body as PetObject
+  }
+
+  /** The body is valid against the named schema (int64 checked on the exact digits). */
+  matchesSchema(exchange: Exchange, schema: SchemaName): void {
+    const body = this.json(exchange)
+    const violations = schemaViolations(schema, body)
+    this.that(violations.length === 0, `the body is not a valid ${schema}: ${formatViolations(violations)}`, {
+      exchange,
+      expected: `a ${schema} body`,
+      actual: describeAnswer(exchange),
+      schemaErrors: violations.map((violation) => `${violation.path} ${violation.message}`),
+    })
+  }
+
+  /** The answer is an error with one of `statuses`, a valid Error body, and a `status` field equal to the HTTP status. */
+  errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer'): RecordedResponse {
+    const response = this.status(exchange, statuses, what)
+    const body = this.json(exchange, `${what}'s body`)
+    const violations = schemaViolations('Error', body)
+    this.that(violations.length === 0, `${what}'s body is not a valid Error: ${formatViolations(violations)}`, {
+      exchange,
+      expected: 'an Error body {code, message, status}',
+      actual: describeAnswer(exchange),
+      schemaErrors: violations.map((violation) => `${violation.path} ${violation.message}`),
+    })
+    const status = (body as PetObject).status
+    this.that(
+      status instanceof JsonNumber && status.integer === BigInt(response.status),
+      `the Error status ${stringifyJson(status)} differs from the HTTP status ${response.status}`,
+      {
+        exchange,
+        expected: `status ${response.status}`,
+        actual: stringifyJson(status),
+      },
+    )
+    return response
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * What every check of suites/ runs with: an API bound to the target, the shared assertions and the
+ * store survey. It records every exchange, judges the requirements that hold on every exchange, and
+ * gives the runner the check's outcome and evidence.
+ */
+
+import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
+import type { HttpClient } from '../http/client.js'
+import { createRedactor, type Redactor } from '../http/redaction.js'
+import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
+import { Assertions, ConformanceFailure } from './assertions.js'
+import type { CheckReport, IncidentalFinding } from './check-result.js'
+import { requirementIdOfTitle } from './check-result.js'
+import { toEvidence } from './evidence.js'
+import { incidentalResults } from './incidental-checks.js'
+import type { RunSettings } from './run-settings.js'
+
+/** Most exchanges attached as evidence to one failure. */
+const EVIDENCE_PER_FAILURE = 5
+
+/** What the checks of one run share: the settings, one HTTP client, the survey and work done once. */
+export class RunState {
+  readonly redact: Redactor
+  survey?: Promise<StoreSurvey>
+  readonly shared = new Map<string, Promise<unknown>>()
+
+  constructor(
+    readonly settings: RunSettings,
+    readonly client: HttpClient,
+  ) {
+    this.redact = createRedactor(settings.apiKey)
+  }
+}
+
+/** Thrown by `check.inconclusive`: the check stops without a verdict of its own. */
+export class Inconclusive extends Error {
+  override name = 'Inconclusive'
+}
+
+/** How a check ended, as the runner saw it. */
+export type CheckEnd = { state: 'pass' } | { state: 'inconclusive'; reason: string } | { state: 'fail'; error: unknown }
+
+export class Check {
+  readonly expect = new Assertions()
+  readonly exchanges: OperationExchange[] = []
+  readonly observations: string[] = []
+  readonly api: PetstoreApi
+  readonly context: RunSettings
+  private readonly findings: IncidentalFinding[] = []
+  private readonly seenExchanges = new Set<number>()
+
+  constructor(
+    private readonly state: RunState,
+    readonly title: string,
+  ) {
+    this.context = state.settings
+    this.api = new PetstoreApi(state.client, state.settings.apiKey, (exchange) => this.record(exchange))
+  }
+
+  /** The date the run takes as today. */
+  get now(): Date {
+    return new Date(this.context.now)
+  }
+
+  get isReadOnly(): boolean {
+    return this.context.profile === 'smoke'
+  }
+
+  /** The store survey shared by all checks of the run; its exchanges become evidence of this check too. */
+  async survey(): Promise<StoreSurvey> {
+    this.state.survey ??= surveyStore(new PetstoreApi(this.state.client, this.context.apiKey))
+    const survey = await this.state.survey
+    for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) this.record(exchange)
+    return survey
+  }
+
+  /**
+   * A request several checks judge (e.g. the 400 of limit=0, read by a MUST and a SHOULD check):
+   * sent once per run under `key`, and recorded as evidence of every check that asks for it.
+   */
+  async shared(key: string, send: (api: PetstoreApi) => Promise<OperationExchange>): Promise<OperationExchange> {
+    const exchange = await this.once(`exchange:${key}`, send)
+    this.record(exchange)
+    return exchange
+  }
+
+  /**
+   * Work several checks judge (a generated-case run, a shrink): done once per run under `key`, with an API
+   * that records nothing; a check adopts the exchanges it judges with `adopt`.
+   */
+  once<T>(key: string, compute: (api: PetstoreApi) => Promise<T>): Promise<T> {
+    let pending = this.state.shared.get(key) as Promise<T> | undefined
+    if (!pending) {
+      pending = compute(new PetstoreApi(this.state.client, this.context.apiKey))
+      this.state.shared.set(key, pending)
+    }
+    return pending
+  }
+
+  /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */
+  adopt(exchanges: Iterable<OperationExchange>): void {
+    for (const exchange of exchanges) this.record(exchange)
+  }
+
+  /** Stop the check: it could not be decided on this target in this run. */
+  inconclusive(reason: string): never {
+    throw new Inconclusive(reason)
+  }
+
+  /** A precondition on the data or the profile; when it does not hold the check is inconclusive. */
+  require(condition: boolean, reason: string): void {
+    if (!condition) this.inconclusive(reason)
+  }
+
+  /** Checks that create pets are inconclusive in the read-only smoke profile. */
+  requireWrites(): void {
+    this.require(!this.isReadOnly, 'the smoke profile is read-only and sends no POST; run with --profile full')
+  }
+
+  /** Record what the target does, for an INFO requirement. */
+  observe(note: string): void {
+    this.observations.push(note)
+  }
+
+  /** A name for a pet this run creates: the configured prefix, the run id, and a label. */
+  petName(label: string): string {
+    return `${this.context.namePrefix}${this.context.runId}-${label}`
+  }
+
+  private record(exchange: OperationExchange): void {
+    if (this.seenExchanges.has(exchange.id)) return
+    this.seenExchanges.add(exchange.id)
+    this.exchanges.push(exchange)
+    for (const result of incidentalResults(exchange, this.now)) {
+      this.findings.push({
+        requirementId: result.requirementId,
+        exchangeId: exchange.id,
+        ok: result.ok,
+        ...(result.message ? { message: result.message } : {}),
+        ...(result.ok ? {} : { evidence: toEvidence(exchange, this.state.redact) }),
+      })
+    }
+  }
+
+  /** The report of this check, given how it ended. */
+  report(end: CheckEnd): CheckReport {
+    const { redact } = this.state
+    const requirementId = requirementIdOfTitle(this.title) ?? ''
+    const common = {
+      requirementId,
+      title: redact(this.title),
+      observations: this.observations.map(redact),
+      incidental: this.findings,
+      exchangeIds: this.exchanges.map((exchange) => exchange.id),
+      retried: this.exchanges
+        .filter((exchange) => exchange.retries.length > 0)
+        .map((exchange) =>
+          redact(
+            `${exchange.request.method} ${exchange.request.url}: retried after ${exchange.retries.map((attempt) => `${attempt.status ?? attempt.failure} (waited ${Math.round(attempt.waitedMs ?? 0)} ms)`).join(', ')}`,
+          ),
+        ),
+      assertions: this.expect.count,
+    }
+    if (!requirementId) return { ...common, outcome: 'error', reason: 'the check title does not start with [requirement-id]' }
+    if (end.state === 'inconclusive') return { ...common, outcome: 'inconclusive', reason: redact(end.reason) }
+    if (end.state === 'fail') {
+      const failure = this.expect.failure
+      if (failure && end.error instanceof ConformanceFailure) {
+        const cited = failure.exchange ? [failure.exchange, ...this.exchanges.filter((exchange) => exchange.id !== failure.exchange?.id)] : this.exchanges
+        return {
+          ...common,
+          outcome: 'fail',
+          failure: {
+            message: redact(failure.message),
+            ...(failure.expected !== undefined ? { expected: redact(failure.expected) } : {}),
+            ...(failure.actual !== undefined ? { actual: redact(failure.actual) } : {}),
+            ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.map(redact) } : {}),
+            ...(failure.replay ? { replay: { ...failure.replay, counterexample: redact(failure.replay.counterexample) } } : {}),
+            evidence: cited.slice(0, EVIDENCE_PER_FAILURE).map((exchange) => toEvidence(exchange, redact)),
+          },
+        }
+      }
+      const error = end.error instanceof Error ? end.error : new Error(String(end.error))
+      return { ...common, outcome: 'error', reason: redact(`${error.name}: ${error.message}\n${error.stack ?? ''}`) }
+    }
+    if (this.expect.count === 0 && this.observations.length === 0) {
+      return { ...common, outcome: 'error', reason: 'the check ran no assertion, so it cannot pass' }
+    }
+    return { ...common, outcome: 'pass' }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * How suites/ declare checks: `describe`, `test` and `test.for`, shaped like vitest's so a check reads
+ * like a test, but registered as data. The command's runner executes them against a target, and the
+ * self-tests read the same list to hold every title to the catalogue.
+ */
+import type { Check } from './check.js'
+
+export interface CheckContext {
+  check: Check
+}
+
+export interface CheckDefinition {
+  /** `[area/slug] what this check tries`, rows already filled in. */
+  title: string
+  /** The describe blocks around it, outermost first. */
+  group: string
+  run: (check: Check) => Promise<void>
+}
+
+const definitions: CheckDefinition[] = []
+const groups: string[] = []
+
+export function describe(name: string, body: () => void): void {
+  groups.push(name)
+  try {
+    body()
+  } finally {
+    groups.pop()
+  }
+}
+
+/**
+ * A title with one row filled in, the way vitest's `test.for` does: `%s` the row as text, `%i` as an
+ * integer, `$name` a field of an object row.
+ */
+export function fillTitle(title: string, row: unknown): string {
+  return title
+    .replace(/%[si]/g, (placeholder) => (placeholder === '%i' ? String(Math.trunc(Number(row))) : String(row)))
+    .replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, field: string) =>
+      row !== null && typeof row === 'object' && field in row ? String((row as Record<string, unknown>)[field]) : whole,
+    )
+}
+
+function register(title: string, run: (check: Check) => Promise<void>): void {
+  definitions.push({ title, group: groups.join(' › '), run })
+}
+
+type CheckBody = (context: CheckContext) => Promise<void>
+type RowCheckBody<T> = (row: T, context: CheckContext) => Promise<void>
+
+/** One check: `test('[area/slug] what it tries', async ({ check }) => { … })`. */
+export const test = Object.assign(
+  (title: string, body: CheckBody): void => {
+    register(title, (check) => body({ check }))
+  },
+  {
+    /** One check per row: `test.for(rows)('[area/slug] … %s …', async (row, { check }) => { … })`. */
+    for:
+      <T>(rows: readonly T[]) =>
+      (title: string, body: RowCheckBody<T>): void => {
+        for (const row of rows) register(fillTitle(title, row), (check) => body(row, { check }))
+      },
+  },
+)
+
+/** Every check registered so far, in the order the suites declared them. */
+export function registeredChecks(): readonly CheckDefinition[] {
+  return definitions
+}

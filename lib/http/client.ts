@@ -1,0 +1,241 @@
+/**
+ * The HTTP client every request of the suite goes through: one keep-alive dispatcher (honouring
+ * HTTP_PROXY / HTTPS_PROXY / NO_PROXY), a global bound on requests in flight, a deadline and a body cap
+ * per request, bounded retries, and every exchange recorded for evidence. It never throws for what the
+ * target does: a transport failure is recorded on the exchange for the checks to judge.
+ */
+import { readFileSync } from 'node:fs'
+import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
+import { Semaphore } from './concurrency.js'
+import { type JsonParseResult, parseJson } from './json.js'
+
+export interface HttpClientOptions {
+  baseUrl: string
+  concurrency: number
+  timeoutMs: number
+  maxBodyBytes: number
+  maxRetries: number
+  maxRetryWaitMs: number
+  caFile?: string | undefined
+  insecure?: boolean
+  /** Proxies as the configuration read them (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); empty means none. */
+  proxy?: ProxySettings
+}
+
+export interface ProxySettings {
+  httpProxy: string
+  httpsProxy: string
+  noProxy: string
+}
+
+export interface OutgoingRequest {
+  method: 'GET' | 'POST'
+  /** Path below the base URL, starting with '/', query included. */
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body?: string
+}
+
+export interface RecordedResponse {
+  status: number
+  headers: Record<string, string>
+  /** The body as text, cut at the size cap. */
+  body: string
+  bodyBytes: number
+}
+
+/** `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way (reset, closed). */
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls'
+
+export interface TransportFailure {
+  kind: TransportFailureKind
+  message: string
+}
+
+export interface Attempt {
+  status?: number
+  failure?: string
+  /** Time waited before the next attempt, in ms. */
+  waitedMs?: number
+}
+
+export interface Exchange {
+  id: number
+  request: RecordedRequest
+  response?: RecordedResponse
+  failure?: TransportFailure
+  /** Earlier attempts that were retried (rate limit, or a network error on a read). */
+  retries: Attempt[]
+  durationMs: number
+}
+
+let nextExchangeId = 1
+
+function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return headers
+}
+
+/** Milliseconds a Retry-After header asks to wait (seconds or HTTP date), or undefined. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+class BodyTooLarge extends Error {}
+
+function classify(error: unknown, timeoutMs: number, maxBodyBytes: number): TransportFailure {
+  if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes` }
+  const name = error instanceof Error ? error.name : ''
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause
+  const code = (error as { code?: string } | undefined)?.code ?? cause?.code ?? ''
+  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` }
+  }
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(`${code} ${name}`)) {
+    return { kind: 'tls', message: `TLS: ${error instanceof Error ? error.message : String(error)} (${code})` }
+  }
+  const detail = error instanceof Error ? `${error.message}${code ? ` (${code})` : ''}` : String(error)
+  if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) return { kind: 'unreachable', message: `cannot connect: ${detail}` }
+  return { kind: 'connection', message: `connection failed: ${detail}` }
+}
+
+export class HttpClient {
+  private readonly dispatcher: EnvHttpProxyAgent
+  private readonly semaphore: Semaphore
+  private readonly base: URL
+  requestCount = 0
+
+  constructor(readonly options: HttpClientOptions) {
+    const ca = options.caFile ? readFileSync(options.caFile) : undefined
+    const tls = { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure }
+    // Always given, so undici never falls back to reading process.env itself.
+    const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '' }
+    this.dispatcher = new EnvHttpProxyAgent({
+      ...proxy,
+      connections: options.concurrency,
+      connect: tls,
+      requestTls: tls,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    })
+    this.semaphore = new Semaphore(options.concurrency)
+    this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
+  }
+
+  url(path: string): string {
+    return new URL(path.replace(/^\//, ''), this.base).href
+  }
+
+  /** Send a request, with the retries the policy allows, and return the recorded exchange. */
+  async send(request: OutgoingRequest): Promise<Exchange> {
+    const started = performance.now()
+    const recorded: RecordedRequest = {
+      method: request.method,
+      url: this.url(request.path),
+      headers: { ...(request.headers ?? {}) },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    }
+    const retries: Attempt[] = []
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.semaphore.run(() => this.once(recorded))
+      const canRetry = attempt < this.options.maxRetries
+      if ('response' in outcome) {
+        const { response } = outcome
+        const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined
+        // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
+        if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
+          retries.push({ status: response.status, waitedMs: wait })
+          await delay(wait)
+          continue
+        }
+        return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
+      }
+      // A read that failed in transit may be retried; a POST never is (it may have been processed).
+      if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
+        const wait = 100 * 2 ** attempt
+        retries.push({ failure: outcome.failure.message, waitedMs: wait })
+        await delay(wait)
+        continue
+      }
+      return { id: nextExchangeId++, request: recorded, failure: outcome.failure, retries, durationMs: performance.now() - started }
+    }
+  }
+
+  private async once(request: RecordedRequest): Promise<{ response: RecordedResponse } | { failure: TransportFailure }> {
+    this.requestCount += 1
+    const { timeoutMs, maxBodyBytes } = this.options
+    const signal = AbortSignal.timeout(timeoutMs)
+    try {
+      const url = new URL(request.url)
+      const answer = await this.dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        signal,
+      })
+      const chunks: Buffer[] = []
+      let bodyBytes = 0
+      for await (const chunk of answer.body) {
+        const buffer = chunk as Buffer
+        bodyBytes += buffer.length
+        if (bodyBytes > maxBodyBytes) {
+          answer.body.destroy()
+          throw new BodyTooLarge()
+        }
+        chunks.push(buffer)
+      }
+      return {
+        response: {
+          status: answer.statusCode,
+          headers: headerRecord(answer.headers),
+          body: Buffer.concat(chunks).toString('utf8'),
+          bodyBytes,
+        },
+      }
+    } catch (error) {
+      return { failure: classify(error, timeoutMs, maxBodyBytes) }
+    }
+  }
+
+  /** Closes the connections once the requests in flight have their answers. */
+  async close(): Promise<void> {
+    await this.dispatcher.close()
+  }
+
+  /** Closes the connections now, failing the requests still in flight. */
+  async destroy(): Promise<void> {
+    await this.dispatcher.destroy()
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** The response body parsed losslessly, memoised on the exchange. */
+const parsedBodies = new WeakMap<Exchange, JsonParseResult>()
+
+export function responseJson(exchange: Exchange): JsonParseResult {
+  let parsed = parsedBodies.get(exchange)
+  if (!parsed) {
+    parsed = exchange.response ? parseJson(exchange.response.body) : { ok: false, error: 'no response' }
+    parsedBodies.set(exchange, parsed)
+  }
+  return parsed
+}

@@ -1,0 +1,126 @@
+/**
+ * From check reports to requirement verdicts (policy §1), and from verdicts to the run's exit code.
+ * A requirement passes only when at least one check ran and could have failed, and every check held.
+ */
+
+import type { CheckReport, Failure } from '../checks/check-result.js'
+import { type Area, effectiveLevel, isSelected, type Level, type Requirement, requirements } from '../spec/catalogue.js'
+
+/** How a requirement's verdict moved against a baseline run (see baseline.ts). */
+export type Change = 'new-failure' | 'fixed' | 'still-failing' | 'unchanged' | 'new'
+
+export type Verdict = 'pass' | 'fail' | 'warn' | 'inconclusive' | 'skipped' | 'info' | 'untestable'
+
+export interface RequirementResult {
+  id: string
+  area: Area
+  level: Level
+  title: string
+  specText: string
+  source: string
+  decision?: string
+  verdict: Verdict
+  /** Checks that ran and decided something (passed or failed). */
+  checks: number
+  failedChecks: number
+  /** Why the requirement is inconclusive (or skipped). */
+  reasons: string[]
+  failures: Failure[]
+  observations: string[]
+  harnessErrors: string[]
+  /** Requests of this requirement's checks that were retried (rate limit, or a read broken in transit), and how. */
+  retried: string[]
+  /** Against a baseline run, when one was given. */
+  change?: Change
+}
+
+/** Most failures kept per requirement in reports. */
+const FAILURES_KEPT = 10
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)]
+}
+
+export function judge(req: Requirement, reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult {
+  const level = effectiveLevel(req, now)
+  const base = {
+    id: req.id,
+    area: req.area,
+    level,
+    title: req.title,
+    specText: req.specText,
+    source: req.source,
+    ...(req.decision ? { decision: req.decision } : {}),
+  }
+  const empty = { checks: 0, failedChecks: 0, reasons: [], failures: [], observations: [], harnessErrors: [], retried: [] }
+  if (!req.testable) return { ...base, ...empty, verdict: 'untestable', reasons: ['the spec says: not shown'] }
+  if (!isSelected(req.id, filter)) return { ...base, ...empty, verdict: 'skipped', reasons: ['left out by the requirement filter'] }
+
+  const own = reports.filter((report) => report.requirementId === req.id)
+  const failures: Failure[] = own.flatMap((report) => (report.outcome === 'fail' && report.failure ? [report.failure] : []))
+  let passes = own.filter((report) => report.outcome === 'pass').length
+  const reasons = unique(own.flatMap((report) => (report.outcome === 'inconclusive' && report.reason ? [report.reason] : [])))
+  const harnessErrors = unique(own.flatMap((report) => (report.outcome === 'error' && report.reason ? [report.reason] : [])))
+  const observations = unique(own.flatMap((report) => report.observations))
+  const retried = unique(own.flatMap((report) => report.retried ?? [])).slice(0, FAILURES_KEPT)
+
+  // Findings on every exchange count once per exchange, whichever checks recorded it.
+  const incidental = new Map<number, (typeof reports)[number]['incidental'][number]>()
+  for (const report of reports) for (const finding of report.incidental) if (finding.requirementId === req.id) incidental.set(finding.exchangeId, finding)
+  for (const finding of incidental.values()) {
+    if (finding.ok) passes += 1
+    else failures.push({ message: finding.message ?? 'failed', evidence: finding.evidence ? [finding.evidence] : [] })
+  }
+
+  const result = {
+    ...base,
+    checks: passes + failures.length,
+    failedChecks: failures.length,
+    reasons,
+    failures: failures.slice(0, FAILURES_KEPT),
+    observations,
+    harnessErrors,
+    retried,
+  }
+  if (level === 'INFO') {
+    const notes = [...observations, ...failures.map((failure) => `recorded: ${failure.message}`)]
+    return notes.length > 0 || passes > 0
+      ? { ...result, observations: notes, verdict: 'info' }
+      : { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['nothing was recorded'] }
+  }
+  if (failures.length > 0) return { ...result, verdict: level === 'MUST' ? 'fail' : 'warn' }
+  if (harnessErrors.length > 0) return { ...result, verdict: 'inconclusive', reasons: [...reasons, 'a check stopped on a harness error'] }
+  if (passes > 0) return { ...result, verdict: 'pass' }
+  return { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['no check of this requirement ran'] }
+}
+
+export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult[] {
+  return requirements.map((req) => judge(req, reports, now, filter))
+}
+
+/** A verdict that says the requirement did not hold: a MUST failed or a SHOULD warned. */
+export function isFlagged(verdict: Verdict | undefined): boolean {
+  return verdict === 'fail' || verdict === 'warn'
+}
+
+export type Summary = Record<Verdict, number> & { total: number }
+
+export function summarise(results: readonly RequirementResult[]): Summary {
+  const summary: Summary = { total: results.length, pass: 0, fail: 0, warn: 0, inconclusive: 0, skipped: 0, info: 0, untestable: 0 }
+  for (const result of results) summary[result.verdict] += 1
+  return summary
+}
+
+export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, harness: 3 } as const
+
+/**
+ * 1 when a MUST failed (or, strict, a SHOULD warned); 3 when the harness failed; else 0. With
+ * `onlyNewFailures`, a failure that the baseline already had does not count.
+ */
+export function exitCodeOf(results: readonly RequirementResult[], strict: boolean, harnessFailed: boolean, onlyNewFailures = false): number {
+  const counts = (result: RequirementResult) => !onlyNewFailures || result.change === 'new-failure'
+  if (results.some((result) => result.verdict === 'fail' && counts(result))) return EXIT.nonConformant
+  if (harnessFailed || results.some((result) => result.harnessErrors.length > 0)) return EXIT.harness
+  if (strict && results.some((result) => result.verdict === 'warn' && counts(result))) return EXIT.nonConformant
+  return EXIT.conformant
+}

@@ -1,0 +1,166 @@
+/**
+ * One conformance run: start the embedded reference when no target is given, check the target is
+ * reachable, seed it (full profile), run the checks of suites/, judge, report, and give the exit code.
+ */
+import { randomBytes } from 'node:crypto'
+import { createReferenceHandler } from '../../reference/handler.js'
+import { type RunningServer, startServer } from '../../reference/server.js'
+import { registeredChecks } from '../../suites/index.js'
+import { RunState } from '../checks/check.js'
+import type { RunSettings } from '../checks/run-settings.js'
+import { runChecks } from '../checks/runner.js'
+import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
+import { HttpClient } from '../http/client.js'
+import { createRedactor } from '../http/redaction.js'
+import { compareWithBaseline } from '../judging/baseline.js'
+import { EXIT, exitCodeOf, judgeAll, summarise } from '../judging/verdicts.js'
+import { renderBaselineTally, renderRequirementLines, renderSummary } from '../reports/console.js'
+import type { RunResult } from '../reports/run-result.js'
+import { writeReports } from '../reports/write-reports.js'
+import { GET_PET_REMOVAL } from '../spec/catalogue.js'
+import { packageVersion } from '../spec/package-root.js'
+import { PetstoreApi } from '../spec/petstore-api.js'
+import type { Config } from './config.js'
+
+export interface RunIo {
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
+function daysBetween(from: Date, to: Date): number {
+  return Math.ceil((to.getTime() - from.getTime()) / 86_400_000)
+}
+
+export interface RunOptions {
+  /** Write results.json, junit.xml, summary.md and report.html to the report directory (default true). */
+  writeReports?: boolean
+}
+
+/** The exit code, and the run's results when the target could be judged at all. */
+export interface RunOutcome {
+  exitCode: number
+  result?: RunResult
+}
+
+export async function runConformance(config: Config, io: RunIo, options: RunOptions = {}): Promise<RunOutcome> {
+  const started = Date.now()
+  const now = new Date(config.now)
+  let reference: RunningServer | undefined
+  const apiKey = config.apiKey ?? (config.baseUrl === undefined ? `reference-${randomBytes(12).toString('hex')}` : '')
+  const redact = createRedactor(apiKey)
+  const out = (line: string) => io.out(redact(line))
+  const err = (line: string) => io.err(redact(line))
+
+  if (config.baseUrl === undefined) reference = await startServer(createReferenceHandler({ apiKey }))
+  const baseUrl = config.baseUrl ?? (reference as RunningServer).baseUrl
+  const runId = randomBytes(4).toString('hex')
+  const client = new HttpClient({ ...config, baseUrl })
+  const deadline = new AbortController()
+  const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, config.deadlineMs))
+  try {
+    out(`petstore-conformance ${packageVersion} — Pet Store interface v1`)
+    out(`Target:  ${baseUrl}${reference ? ' (embedded reference implementation)' : ''}`)
+    out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
+    out(
+      `Seed:    ${config.seed} (replay with --seed ${config.seed}); ${config.replayPath ? `replaying the generated case at path ${config.replayPath}` : `${config.numRuns} generated cases per property (--num-runs)`}`,
+    )
+    const daysLeft = daysBetween(now, GET_PET_REMOVAL)
+    out(
+      `Today:   ${config.now.slice(0, 10)}; getPet ${daysLeft > 0 ? `is deprecated, ${daysLeft} ${daysLeft === 1 ? 'day' : 'days'} before its removal on 2030-12-05 (its requirements are MUST)` : 'reached its removal date 2030-12-05: its requirements are INFO'}`,
+    )
+    if (!new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith('/v1')) err(`WARNING: the base URL does not end with the version segment /v1 (spec, Versioning 2)`)
+    if (config.apiKey !== undefined && config.apiKey.length < 12) {
+      err(`WARNING: the API key has only ${config.apiKey.length} character(s); every occurrence of that text is masked in the output, which may garble words`)
+    }
+    if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
+
+    const api = new PetstoreApi(client, apiKey)
+    const preflight = await api.listPets({ limit: 1 })
+    // No connection at all, or no TLS session: nothing can be judged. Anything else (a timeout, a reset, a
+    // huge body) is the target's behaviour, which the checks judge and report.
+    if (preflight.failure && (preflight.failure.kind === 'unreachable' || preflight.failure.kind === 'tls')) {
+      err(`Target unreachable: GET ${preflight.request.url}: ${preflight.failure.message}`)
+      return { exitCode: EXIT.harness }
+    }
+    if (preflight.failure) err(`WARNING: GET ${preflight.request.url} failed (${preflight.failure.message}); the checks will say what else fails`)
+    if (preflight.response?.status === 401) err('WARNING: the target refused the API key (401 to GET /pets?limit=1); most checks will fail')
+
+    let seeding: SeedingOutcome = { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' }
+    if (config.profile === 'full') {
+      seeding = await topUpStore(api, { namePrefix: config.namePrefix, runId, categoryId: config.categoryIds[0] ?? '1', concurrency: config.concurrency })
+      out(`Seeding: ${seeding.note}`)
+    }
+
+    const settings: RunSettings = {
+      baseUrl,
+      apiKey,
+      profile: config.profile,
+      seed: config.seed,
+      numRuns: config.numRuns,
+      replayPath: config.replayPath,
+      embeddedReference: reference !== undefined,
+      concurrency: config.concurrency,
+      timeoutMs: config.timeoutMs,
+      maxBodyBytes: config.maxBodyBytes,
+      maxRetries: config.maxRetries,
+      maxRetryWaitMs: config.maxRetryWaitMs,
+      caFile: config.caFile,
+      insecure: config.insecure,
+      categoryIds: config.categoryIds,
+      namePrefix: config.namePrefix,
+      runId,
+      now: config.now,
+    }
+    const reports = await runChecks(registeredChecks(), new RunState(settings, client), {
+      filter: config.requirementFilter,
+      concurrency: config.concurrency,
+      checkTimeoutMs: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
+      deadline: deadline.signal,
+    })
+    const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
+
+    const judged = judgeAll(reports, now, config.requirementFilter)
+    const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
+    const requirements = compared?.results ?? judged
+    const harnessFailed = harnessErrors.length > 0
+    const exitCode = exitCodeOf(requirements, config.strict, harnessFailed, config.failOn === 'new')
+    const run: RunResult = {
+      formatVersion: 1,
+      tool: { name: 'petstore-conformance', version: packageVersion },
+      target: { baseUrl, embeddedReference: reference !== undefined },
+      profile: config.profile,
+      profileReason: config.profileReason,
+      strict: config.strict,
+      seed: config.seed,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      today: config.now,
+      verdict: exitCode === EXIT.conformant ? 'conformant' : exitCode === EXIT.nonConformant ? 'non-conformant' : 'error',
+      exitCode,
+      summary: summarise(requirements),
+      seeding,
+      requestsSent: client.requestCount,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      harnessErrors,
+      ...(compared ? { baseline: compared.summary } : {}),
+      ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
+      requirements,
+    }
+    out('')
+    out(renderRequirementLines(requirements))
+    for (const error of harnessErrors) err(`Harness error: ${error}`)
+    if (options.writeReports ?? true) {
+      const files = await writeReports(config.reportDir, run, reports, redact)
+      out('')
+      out(`Reports: ${files.join(', ')}`)
+    }
+    if (run.baseline) out(renderBaselineTally(run))
+    out(renderSummary(run))
+    return { exitCode, result: run }
+  } finally {
+    clearTimeout(deadlineTimer)
+    // Past the deadline, requests still in flight are cut rather than waited for.
+    await (deadline.signal.aborted ? client.destroy() : client.close())
+    await reference?.close()
+  }
+}

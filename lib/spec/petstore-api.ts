@@ -1,0 +1,70 @@
+/** The interface's operations by name, over the HTTP client. Knows paths and auth, judges nothing. */
+import type { Exchange, HttpClient } from '../http/client.js'
+import { stringifyJson } from '../http/json.js'
+
+export type Operation = 'listPets' | 'createPet' | 'getPet'
+
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const
+export type PetStatus = (typeof PET_STATUSES)[number]
+
+export function isPetStatus(value: unknown): value is PetStatus {
+  return (PET_STATUSES as readonly unknown[]).includes(value)
+}
+
+/**
+ * How a request authenticates: undefined sends `Bearer <key>`; null sends no Authorization header;
+ * a function builds the header value from the key (for wrong, empty or look-alike tokens).
+ */
+export type Authorization = undefined | null | ((key: string) => string)
+
+export interface ListQuery {
+  limit?: string | number
+  status?: string
+}
+
+/** A body sent as JSON (numbers may be bigint or JsonNumber, written digit for digit) or as raw text. */
+export type RequestBody = { json: unknown } | { raw: string }
+
+/** The exact text sent for a request body. */
+export function requestBodyText(body: RequestBody): string {
+  return 'raw' in body ? body.raw : stringifyJson(body.json)
+}
+
+export interface OperationExchange extends Exchange {
+  operation: Operation
+}
+
+export class PetstoreApi {
+  constructor(
+    private readonly client: HttpClient,
+    private readonly apiKey: string,
+    private readonly onExchange: (exchange: OperationExchange) => void = () => {},
+  ) {}
+
+  listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
+    const params = new URLSearchParams()
+    if (query.limit !== undefined) params.set('limit', String(query.limit))
+    if (query.status !== undefined) params.set('status', query.status)
+    const search = params.toString()
+    return this.send('listPets', 'GET', `/pets${search ? `?${search}` : ''}`, authorization)
+  }
+
+  createPet(body: RequestBody, authorization?: Authorization): Promise<OperationExchange> {
+    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body))
+  }
+
+  getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
+    return this.send('getPet', 'GET', `/pets/${encodeURIComponent(String(petId))}`, authorization)
+  }
+
+  private async send(operation: Operation, method: 'GET' | 'POST', path: string, authorization: Authorization, body?: string): Promise<OperationExchange> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
+    else if (authorization !== null) headers.authorization = authorization(this.apiKey)
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const exchange = await this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}) })
+    const tagged: OperationExchange = { ...exchange, operation }
+    this.onExchange(tagged)
+    return tagged
+  }
+}

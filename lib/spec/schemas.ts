@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import { isInt64 } from '../http/int64.js'
+import { JsonNumber, type JsonValue, toPlain } from '../http/json.js'
+import { packageRoot } from './package-root.js'
+
+// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+/** The schemas of the interface (the components of openapi.json). */
+export const apiSchemaFiles = {
+  Pet: 'pet.schema.json',
+  NewPet: 'new-pet.schema.json',
+  Pets: 'pets.schema.json',
+  Error: 'error.schema.json',
+  PetStatus: 'pet-status.schema.json',
+} as const
+
+/** Every schema: the interface's, and the contract of results.json. */
+export const schemaFiles = { ...apiSchemaFiles, Results: 'results.schema.json' } as const
+
+export type SchemaName = keyof typeof schemaFiles
+
+export const schemasDir = join(packageRoot, 'schemas')
+
+type JsonSchema = {
+  $id?: string
+  $ref?: string
+  type?: string
+  format?: string
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+}
+
+function loadSchema(file: string): JsonSchema & { $id: string } {
+  return JSON.parse(readFileSync(join(schemasDir, file), 'utf8'))
+}
+
+const schemasByFile = new Map<string, JsonSchema & { $id: string }>(Object.values(schemaFiles).map((file) => [file, loadSchema(file)]))
+
+export function schemaDocument(name: SchemaName): JsonSchema & { $id: string } {
+  const schema = schemasByFile.get(schemaFiles[name])
+  if (!schema) throw new Error(`schema ${name} not loaded`)
+  return schema
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats(ajv)
+  for (const schema of schemasByFile.values()) ajv.addSchema(schema)
+  return ajv
+}
+
+const ajv = createAjv()
+const validators = new Map<SchemaName, ValidateFunction>()
+
+function validatorFor(name: SchemaName): ValidateFunction {
+  let validate = validators.get(name)
+  if (!validate) {
+    validate = ajv.getSchema(schemaDocument(name).$id)
+    if (!validate) throw new Error(`schema ${name} did not compile`)
+    validators.set(name, validate)
+  }
+  return validate
+}
+
+/** One reason a value does not match a schema, at a JSON Pointer. */
+export interface SchemaViolation {
+  /** JSON Pointer of the offending value; `/` for the whole document. */
+  path: string
+  message: string
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, …; `integer` and `int64` for the exact checks). */
+  keyword: string
+  /** For `required`: the property that is missing. */
+  missingProperty?: string
+}
+
+function describe(error: ErrorObject): SchemaViolation {
+  const path = error.instancePath || '/'
+  const { keyword } = error
+  if (keyword === 'required') {
+    const missingProperty = String(error.params.missingProperty)
+    return { path, keyword, missingProperty, message: `missing required property '${missingProperty}'` }
+  }
+  if (keyword === 'enum') return { path, keyword, message: `must be one of ${JSON.stringify(error.params.allowedValues)}` }
+  return { path, keyword, message: error.message ?? keyword }
+}
+
+/**
+ * `integer` and `int64` checked on the exact digits, which Ajv cannot do: it sees JS numbers, in which
+ * 2^63 equals 2^63 − 1 and 1.00000000000000001 equals 1.
+ */
+function exactNumberViolations(schema: JsonSchema, value: JsonValue, path: string): SchemaViolation[] {
+  const resolved = schema.$ref ? schemasByFile.get(schema.$ref) : schema
+  if (!resolved) return []
+  if (value instanceof JsonNumber) {
+    const integer = value.integer
+    if (resolved.type === 'integer' && integer === undefined) return [{ path: path || '/', keyword: 'integer', message: `${value.text} is not an integer` }]
+    if (resolved.format === 'int64' && integer !== undefined && !isInt64(integer)) {
+      return [{ path: path || '/', keyword: 'int64', message: `${value.text} is outside the int64 range` }]
+    }
+    return []
+  }
+  if (resolved.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, JsonValue>
+    return Object.entries(resolved.properties).flatMap(([key, child]) => (key in record ? exactNumberViolations(child, record[key] as JsonValue, `${path}/${key}`) : []))
+  }
+  if (resolved.items && Array.isArray(value)) {
+    const items = resolved.items
+    return value.flatMap((item, index) => exactNumberViolations(items, item, `${path}/${index}`))
+  }
+  return []
+}
+
+/** Every violation of the named schema by a parsed (lossless) JSON value; empty when it conforms. */
+export function schemaViolations(name: SchemaName, value: JsonValue): SchemaViolation[] {
+  const validate = validatorFor(name)
+  const plainViolations = validate(toPlain(value)) ? [] : (validate.errors ?? []).map(describe)
+  // An exact finding at a path Ajv already faulted (e.g. `type` on 1.5) says nothing new.
+  const exact = exactNumberViolations(schemaDocument(name), value, '').filter((found) => !plainViolations.some((plain) => plain.path === found.path))
+  return [...plainViolations, ...exact]
+}
+
+export function formatViolations(violations: readonly SchemaViolation[]): string {
+  return violations.map((violation) => `${violation.path} ${violation.message}`).join('; ')
+}

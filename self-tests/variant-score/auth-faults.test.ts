@@ -1,0 +1,9 @@
+import { describe, test } from 'vitest'
+import { authFaults } from '../../variants/faults/auth.js'
+import { expectCaught, rows } from './expect-score.js'
+
+describe.concurrent('faults of auth are caught by the requirements they name', () => {
+  test.for(rows(authFaults))('%s', async ([, fault]) => {
+    await expectCaught(fault)
+  })
+})

@@ -1,0 +1,21 @@
+/** The variant score inside npm test: each variant judged in-process by the same run the command makes. */
+import { expect } from 'vitest'
+import { scoreVariant } from '../../mutation-score/score-variant.js'
+import type { Variant } from '../../variants/variant.js'
+
+/** The fault is caught by a requirement it names, and the run ended with a verdict (exit 0 or 1). */
+export async function expectCaught(fault: Variant): Promise<void> {
+  const score = await scoreVariant(fault, 'fault')
+  expect(score.ok, `${fault.name} (${fault.description}): ${score.note ?? ''}; flagged: ${score.flagged.join(', ') || 'nothing'}`).toBe(true)
+}
+
+/** The look-alike is conformant: exit 0, nothing failed, and warnings only where it declares them. */
+export async function expectPassed(lookAlike: Variant): Promise<void> {
+  const score = await scoreVariant(lookAlike, 'look-alike')
+  expect(score.ok, `${lookAlike.name} (${lookAlike.description}): unexpected ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}`).toBe(true)
+}
+
+/** Rows for test.for: the name, for the title, and the variant. */
+export function rows(variants: readonly Variant[]): Array<[string, Variant]> {
+  return variants.map((variant) => [variant.name, variant])
+}

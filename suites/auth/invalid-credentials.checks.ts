@@ -1,0 +1,53 @@
+import { describe, test } from '../../lib/checks/registry.js'
+import { everyOperation, OPERATIONS } from './operations.js'
+
+const MISSING = everyOperation([{ label: 'no Authorization header', authorization: null }])
+const WRONG = everyOperation([{ label: 'a wrong key', authorization: () => 'Bearer not-the-api-key-0123456789' }])
+const EMPTY = everyOperation([
+  { label: '"Bearer " with an empty token', authorization: () => 'Bearer ' },
+  { label: '"Bearer" alone', authorization: () => 'Bearer' },
+])
+const OTHER_SCHEME = everyOperation([
+  { label: 'the key under Basic', authorization: (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+  { label: 'the key under Token', authorization: (key: string) => `Token ${key}` },
+  { label: 'the bare key without a scheme', authorization: (key: string) => key },
+])
+const LOOKALIKE = everyOperation([
+  { label: 'the key with a character appended', authorization: (key: string) => `Bearer ${key}x` },
+  { label: 'the key with a character prepended', authorization: (key: string) => `Bearer x${key}` },
+  { label: 'the key without its last character', authorization: (key: string) => `Bearer ${key.slice(0, -1)}` },
+])
+
+describe('auth: a missing or invalid key is answered 401 on every operation', () => {
+  test.for(MISSING)('[auth/missing-key-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
+    const exchange = await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization))
+    check.expect.status(exchange, 401, operation)
+  })
+
+  test.for(WRONG)('[auth/wrong-key-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
+    check.expect.status(await OPERATIONS[operation](check, authorization), 401, operation)
+  })
+
+  test.for(EMPTY)('[auth/empty-token-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
+    check.expect.status(await OPERATIONS[operation](check, authorization), 401, operation)
+  })
+
+  test.for(OTHER_SCHEME)('[auth/other-scheme-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
+    check.expect.status(await OPERATIONS[operation](check, authorization), 401, operation)
+  })
+
+  test.for(LOOKALIKE)('[auth/key-lookalike-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
+    check.expect.status(await OPERATIONS[operation](check, authorization), 401, operation)
+  })
+
+  test.for(MISSING)('[auth/www-authenticate] a 401 of $operation carries a Bearer challenge', async ({ operation, authorization }, { check }) => {
+    const exchange = await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization))
+    const response = check.expect.status(exchange, 401, operation)
+    const challenge = response.headers['www-authenticate']
+    check.expect.that(challenge !== undefined && /^bearer\b/i.test(challenge.trim()), `the 401 of ${operation} has WWW-Authenticate ${challenge ?? '(absent)'}`, {
+      exchange,
+      expected: 'WWW-Authenticate: Bearer …',
+      actual: challenge ?? '(absent)',
+    })
+  })
+})

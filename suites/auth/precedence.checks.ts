@@ -1,0 +1,38 @@
+import { describe, test } from '../../lib/checks/registry.js'
+import type { Authorization } from '../../lib/spec/petstore-api.js'
+import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
+
+const WITHOUT_VALID_KEY: Array<{ label: string; authorization: Authorization }> = [
+  { label: 'no key', authorization: null },
+  { label: 'a wrong key', authorization: () => 'Bearer not-the-api-key-0123456789' },
+]
+
+describe('auth: 401 comes before every other answer', () => {
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-404] GET /pets/{unknown id} with $label is answered 401, not 404', async ({ authorization }, { check }) => {
+    requireGetPetInService(check)
+    const [id] = unknownIdCandidates(await check.survey())
+    check.expect.status(await check.api.getPet(id ?? 1n, authorization), 401, 'GET /pets/{unknown id}')
+  })
+
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] GET /pets?limit=0 with $label is answered 401, not 400', async ({ authorization }, { check }) => {
+    check.expect.status(await check.api.listPets({ limit: 0 }, authorization), 401, 'GET /pets?limit=0')
+  })
+
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] GET /pets/abc with $label is answered 401, not 400', async ({ authorization }, { check }) => {
+    requireGetPetInService(check)
+    check.expect.status(await check.api.getPet('abc', authorization), 401, 'GET /pets/abc')
+  })
+
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with an invalid body and $label is answered 401, not 400', async ({ authorization }, { check }) => {
+    check.requireWrites()
+    const exchange = await check.api.createPet({ json: { name: 42, categoryId: categoryId(check) } }, authorization)
+    check.expect.status(exchange, 401, 'POST /pets (invalid body)')
+  })
+})
+
+describe('auth: the scheme name', () => {
+  test.for(['bearer', 'BEARER', 'BeArEr'])('[auth/scheme-case-insensitive] "%s <key>" is accepted', async (scheme, { check }) => {
+    const exchange = await check.api.listPets({ limit: 1 }, (key) => `${scheme} ${key}`)
+    check.expect.status(exchange, 200, `GET /pets with "${scheme} <key>"`)
+  })
+})

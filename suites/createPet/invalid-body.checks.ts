@@ -1,0 +1,43 @@
+import type { Check } from '../../lib/checks/check.js'
+import { describe, test } from '../../lib/checks/registry.js'
+import { isJsonObject, type JsonValue } from '../../lib/http/json.js'
+import { INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
+import { searchRefusedPet } from './refused-pet-search.js'
+
+/** A category id no real pet is likely to have, distinct per rule, so a wrongly stored pet can be found. */
+function markerOf(check: Check, rule: string): InvalidMarker {
+  const index = INVALID_BODIES.findIndex((body) => body.rule === rule)
+  return { name: check.petName(`invalid-${index}`), categoryId: 7_770_000_000_000n + BigInt(check.context.seed) * 100n + BigInt(index) }
+}
+
+function send(check: Check, invalid: InvalidBody) {
+  return check.shared(`invalid:${invalid.rule}`, (api) => api.createPet(invalid.body(check, markerOf(check, invalid.rule))))
+}
+
+describe('createPet: an invalid NewPet', () => {
+  test.for(INVALID_BODIES)('[createPet/invalid-body-400] $rule: answered exactly 400 with an Error body', async (invalid, { check }) => {
+    check.requireWrites()
+    const exchange = await send(check, invalid)
+    check.expect.errorAnswer(exchange, 400, `POST /pets (${invalid.rule})`)
+  })
+
+  test.for(INVALID_BODIES.filter((invalid) => invalid.findBy !== undefined))('[createPet/invalid-body-not-created] $rule: no pet is created', async (invalid, { check }) => {
+    check.requireWrites()
+    const marker = markerOf(check, invalid.rule)
+    const post = await send(check, invalid)
+    check.expect.that(!(post.response && post.response.status < 300), `POST /pets (${invalid.rule}) was answered ${post.response?.status}: the pet was accepted`, {
+      exchange: post,
+      expected: '400 and nothing created',
+      actual: `${post.response?.status}`,
+    })
+    const body = invalid.body(check, marker)
+    const sentStatus = 'json' in body && isJsonObject(body.json) ? body.json.status : undefined
+    const search = await searchRefusedPet(check.api, marker, invalid.findBy ?? 'name', sentStatus as JsonValue | undefined)
+    check.expect.that(search.found === undefined, `POST /pets (${invalid.rule}) was refused but pet ${search.found?.pet.id} was stored from it`, {
+      ...(search.found ? { exchange: search.found.exchange } : {}),
+      expected: 'no pet carrying the refused body’s marker',
+      actual: `pet ${search.found?.pet.id}`,
+    })
+    check.require(search.decided, 'the list that would show the pet holds 100 pets or more, so it may be incomplete')
+  })
+})

@@ -1,0 +1,73 @@
+import type { Check } from '../../lib/checks/check.js'
+import { describe, test } from '../../lib/checks/registry.js'
+import { integerField, stringifyJson } from '../../lib/http/json.js'
+import { knownIds, unknownIdCandidates } from '../fixtures.js'
+
+const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
+
+/** GET /pets/{id} of up to three pets the survey saw, each sent once per run. */
+async function getKnownPets(check: Check) {
+  const survey = await check.survey()
+  const ids = knownIds(survey, 3)
+  check.require(ids.length > 0, 'the store is empty: no pet to get')
+  return Promise.all(ids.map(async (id) => ({ id, listed: survey.pets.get(id), exchange: await check.shared(`get:${id}`, (api) => api.getPet(id)) })))
+}
+
+describe('getPet: one pet by id', () => {
+  test('[getPet/returns-pet] GET /pets/{id} of pets the list shows is answered 200 with that pet', async ({ check }) => {
+    for (const { id, exchange } of await getKnownPets(check)) {
+      check.expect.status(exchange, 200, `GET /pets/${id}`)
+      const pet = check.expect.petObject(exchange)
+      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
+        exchange,
+        expected: `id ${id}`,
+        actual: stringifyJson(pet.id),
+      })
+    }
+  })
+
+  test('[getPet/body-schema] GET /pets/{id} of pets the list shows is a valid Pet', async ({ check }) => {
+    for (const { id, exchange } of await getKnownPets(check)) {
+      check.expect.status(exchange, 200, `GET /pets/${id}`)
+      check.expect.matchesSchema(exchange, 'Pet')
+    }
+  })
+
+  test('[getPet/matches-listed-pet] GET /pets/{id} shows the same name and categoryId as the list', async ({ check }) => {
+    for (const { id, listed, exchange } of await getKnownPets(check)) {
+      check.require(exchange.response?.status === 200, `GET /pets/${id} was not answered 200 (see getPet/returns-pet)`)
+      const pet = check.expect.petObject(exchange)
+      check.expect.that(pet.name === listed?.name && integerField(pet.categoryId) === listed?.categoryId, `pet ${id} differs between GET /pets/{id} and GET /pets`, {
+        exchange,
+        expected: `name ${stringifyJson(listed?.name)}, categoryId ${listed?.categoryId}`,
+        actual: `name ${stringifyJson(pet.name)}, categoryId ${stringifyJson(pet.categoryId)}`,
+      })
+    }
+  })
+
+  test('[getPet/unknown-id-404] GET /pets/{id} of an id that does not exist is answered 404 with an Error body', async ({ check }) => {
+    const survey = await check.survey()
+    for (const id of unknownIdCandidates(survey)) {
+      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+      const pet = exchange.response?.status === 200 ? check.expect.petObject(exchange) : undefined
+      // A 200 that names the id asked for means the pet exists: try the next candidate.
+      if (pet && integerField(pet.id) === id) continue
+      check.expect.errorAnswer(exchange, 404, `GET /pets/${id}`)
+      return
+    }
+    check.inconclusive('every candidate id exists in the store')
+  })
+
+  test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/%s is answered 400 or 404 with an Error body', async (petId, { check }) => {
+    const exchange = await check.api.getPet(petId)
+    check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${petId}`)
+  })
+
+  test('[getPet/deprecation-headers] Deprecation and Sunset headers are recorded', async ({ check }) => {
+    const survey = await check.survey()
+    const [id] = knownIds(survey, 1)
+    const exchange = await check.shared(`get:${id ?? 1n}`, (api) => api.getPet(id ?? 1n))
+    const headers = exchange.response?.headers ?? {}
+    check.observe(`Deprecation: ${headers.deprecation ?? '(absent)'}; Sunset: ${headers.sunset ?? '(absent)'}; Link: ${headers.link ?? '(absent)'}`)
+  })
+})

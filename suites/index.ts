@@ -1,0 +1,19 @@
+/**
+ * Every conformance suite, in the order of the spec: the operations, then what it states once for all
+ * of them. Importing a suite registers its checks; a self-test fails when a *.checks.ts file is missing here.
+ */
+import './listPets/list.checks.js'
+import './listPets/limit.checks.js'
+import './listPets/status-filter.checks.js'
+import './createPet/create.checks.js'
+import './createPet/invalid-body.checks.js'
+import './createPet/generated-bodies.checks.js'
+import './getPet/get.checks.js'
+import './auth/invalid-credentials.checks.js'
+import './auth/precedence.checks.js'
+import './errors/error-body.checks.js'
+import './responses/content-type.checks.js'
+import './limits/rate-limits.checks.js'
+import './versioning/version-segment.checks.js'
+
+export { registeredChecks } from '../lib/checks/registry.js'

@@ -1,0 +1,74 @@
+import { describe, test } from '../../lib/checks/registry.js'
+import { CLIENT_ERROR_OR_OK } from '../fixtures.js'
+
+const OUT_OF_RANGE_LIMITS = ['0', '-1', '101', 'abc', '1.5']
+
+describe('listPets: the limit parameter', () => {
+  test('[listPets/limit-default-20] without limit, at most 20 pets are returned', async ({ check }) => {
+    const survey = await check.survey()
+    check.expect.status(survey.defaultPage, 200, 'GET /pets')
+    const pets = check.expect.petArray(survey.defaultPage)
+    check.expect.that(pets.length <= 20, `GET /pets returned ${pets.length} pets, more than the default 20`, {
+      exchange: survey.defaultPage,
+      expected: 'at most 20 pets',
+      actual: `${pets.length} pets`,
+    })
+    check.require(survey.lowerBound >= 21, `the store is known to hold ${survey.lowerBound} pets; 21 are needed for the default page to be evidence`)
+  })
+
+  /** Fixed rows, and the largest limit the known store size still makes evidence (what a read-only run can reach). */
+  test.for(['1', '2', '50', 'N just below the store size'])('[listPets/limit-caps-size] limit=%s is answered 200 with at most that many pets', async (row, { check }) => {
+    const survey = await check.survey()
+    const limit = Number.isNaN(Number(row)) ? Math.min(99, survey.lowerBound - 1) : Number(row)
+    check.require(limit >= 1, `the store is known to hold ${survey.lowerBound} pets; no limit below it is left to try`)
+    const exchange = await check.shared(`limit=${limit}`, (api) => api.listPets({ limit }))
+    check.expect.status(exchange, 200, `GET /pets?limit=${limit}`)
+    const pets = check.expect.petArray(exchange)
+    check.expect.that(pets.length <= limit, `limit=${limit} returned ${pets.length} pets`, { exchange, expected: `at most ${limit} pets`, actual: `${pets.length} pets` })
+    check.require(survey.lowerBound > limit, `the store is known to hold ${survey.lowerBound} pets; more than ${limit} are needed for limit=${limit} to be evidence`)
+  })
+
+  test('[listPets/limit-max-100] limit=100 is answered 200 with at most 100 pets', async ({ check }) => {
+    const survey = await check.survey()
+    check.expect.status(survey.limit100, 200, 'GET /pets?limit=100')
+    const pets = check.expect.petArray(survey.limit100)
+    check.expect.that(pets.length <= 100, `limit=100 returned ${pets.length} pets`, { exchange: survey.limit100, expected: 'at most 100 pets', actual: `${pets.length} pets` })
+    check.require(survey.lowerBound > 100, `the store is known to hold ${survey.lowerBound} pets; 101 are needed for limit=100 to be evidence`)
+  })
+
+  test.for([1, 20, 100])('[listPets/limit-fills-page] a page of %i is full when the store holds that many pets', async (size, { check }) => {
+    const survey = await check.survey()
+    const exchange = size === 20 ? survey.defaultPage : size === 100 ? survey.limit100 : await check.shared(`limit=${size}`, (api) => api.listPets({ limit: size }))
+    const request = size === 20 ? 'GET /pets' : `GET /pets?limit=${size}`
+    check.expect.status(exchange, 200, request)
+    const pets = check.expect.petArray(exchange)
+    check.require(survey.lowerBound >= size, `the store is known to hold ${survey.lowerBound} pets, fewer than ${size}`)
+    check.expect.that(pets.length === size, `${request} returned ${pets.length} pets while the store holds at least ${survey.lowerBound}`, {
+      exchange,
+      expected: `${size} pets`,
+      actual: `${pets.length} pets`,
+    })
+  })
+
+  test.for(OUT_OF_RANGE_LIMITS)('[listPets/limit-out-of-range] limit=%s gets a 4xx Error or a 200 list of at most 100, never a 5xx', async (limit, { check }) => {
+    const exchange = await check.shared(`limit=${limit}`, (api) => api.listPets({ limit }))
+    const response = check.expect.status(exchange, CLIENT_ERROR_OR_OK, `GET /pets?limit=${limit}`)
+    if (response.status >= 400) {
+      check.expect.errorAnswer(exchange, response.status, `GET /pets?limit=${limit}`)
+      return
+    }
+    const pets = check.expect.petArray(exchange)
+    check.expect.that(pets.length <= 100, `limit=${limit} returned ${pets.length} pets, more than the maximum 100`, {
+      exchange,
+      expected: 'at most 100 pets',
+      actual: `${pets.length} pets`,
+    })
+    const survey = await check.survey()
+    check.require(survey.lowerBound >= 101, `limit=${limit} was answered 200; the store is known to hold ${survey.lowerBound} pets, 101 are needed to show the maximum holds`)
+  })
+
+  test.for(OUT_OF_RANGE_LIMITS)('[listPets/limit-out-of-range-400] limit=%s is answered 400 with an Error body', async (limit, { check }) => {
+    const exchange = await check.shared(`limit=${limit}`, (api) => api.listPets({ limit }))
+    check.expect.errorAnswer(exchange, 400, `GET /pets?limit=${limit}`)
+  })
+})
