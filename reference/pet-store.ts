@@ -26,14 +26,30 @@ export class PetStore {
     return stored
   }
 
+  /** Moves a pet to another id, replacing any pet there (faulty variants use it to honour or race ids). */
+  rekey(from: bigint, to: bigint): StoredPet | undefined {
+    const pet = this.pets.get(from)
+    if (!pet) return undefined
+    this.pets.delete(from)
+    const moved = { ...pet, id: to }
+    this.pets.set(to, moved)
+    return moved
+  }
+
+  /** Replaces the fields of a stored pet, keeping its id. */
+  update(id: bigint, fields: Omit<StoredPet, 'id'>): void {
+    if (this.pets.has(id)) this.pets.set(id, { ...fields, id })
+  }
+
   get(id: bigint): StoredPet | undefined {
     return this.pets.get(id)
   }
 
-  list(filter: { status?: PetStatus; limit: number }): StoredPet[] {
+  list(filter: { status?: PetStatus; limit: number; visible?: (pet: StoredPet) => boolean }): StoredPet[] {
     const matching: StoredPet[] = []
     for (const pet of this.pets.values()) {
       if (filter.status !== undefined && pet.status !== filter.status) continue
+      if (filter.visible && !filter.visible(pet)) continue
       matching.push(pet)
       if (matching.length >= filter.limit) break
     }

@@ -7,7 +7,19 @@ import { isJsonObject, parseJson, stringifyJson } from '../lib/http/json.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../reference/handler.js'
 import { PetStore } from '../reference/pet-store.js'
-import { isGetPet, isListPets, isValidLimit, mapAnswers, mapJsonBody, rewritingNewPet, type Variant, withHeader, withoutParameter } from './variant.js'
+import {
+  isCreatePet,
+  isGetPet,
+  isListPets,
+  isValidLimit,
+  lagsBehindWrites,
+  mapAnswers,
+  mapJsonBody,
+  rewritingNewPet,
+  type Variant,
+  withHeader,
+  withoutParameter,
+} from './variant.js'
 
 /** Every `period`-th request is turned away with `status` and Retry-After: 1, before the reference sees it. */
 function turnsAwayEvery(period: number, status: 429 | 503): Variant['wrap'] {
@@ -149,5 +161,46 @@ export const lookAlikes: Variant[] = [
       const limited = { ...answer, headers: { ...answer.headers, 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999' } }
       return isGetPet(request) ? { ...limited, headers: { ...limited.headers, deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } } : limited
     }),
+  },
+  {
+    name: 'replica-lags-2s',
+    description: 'reads come from a replica 2 s behind the writes: within the 5 s consistency window',
+    wrap: lagsBehindWrites(2_000),
+  },
+  {
+    name: 'unknown-paths-404-before-auth',
+    description: 'the router answers a plain-text 404 to any path it does not serve (a trailing slash, another letter case, …) before auth runs',
+    wrap: (reference) => async (request) =>
+      request.path === '/pets' || /^\/pets\/[^/]+$/.test(request.path) ? reference(request) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' },
+  },
+  {
+    name: 'trailing-slash-redirect',
+    description: 'a path with a trailing slash is redirected (301) to the path without it, before auth runs',
+    wrap: (reference) => async (request) =>
+      request.path.length > 1 && request.path.endsWith('/')
+        ? { status: 301, headers: { location: `/v1${request.path.slice(0, -1)}`, 'content-type': 'text/plain' }, body: 'Moved Permanently' }
+        : reference(request),
+  },
+  {
+    name: 'client-id-refused-400',
+    description: 'a NewPet that carries an id is refused with 400 and an Error body',
+    allowedWarnings: ['createPet/client-id-accepted'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      const parsed = parseJson(request.body)
+      return parsed.ok && isJsonObject(parsed.value) && 'id' in parsed.value ? errorResponse(400, 'invalid_body', 'id is assigned by the service') : reference(request)
+    },
+  },
+  {
+    name: 'ids-from-zero',
+    description: 'ids start at 0, so a pet with id 0 exists and GET /pets/0 returns it',
+    store: () => new PetStore(0n),
+    wrap: (reference) => reference,
+  },
+  {
+    name: 'negative-ids-400',
+    description: 'a negative petId is refused with 400 (ids are never negative here) instead of 404',
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && /^\/pets\/-/.test(request.path) ? errorResponse(400, 'invalid_pet_id', 'petId must not be negative') : reference(request),
   },
 ]

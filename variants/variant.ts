@@ -4,9 +4,10 @@
  * from a conformant implementation in exactly what it declares.
  */
 
-import { isJsonObject, type JsonValue, parseJson, stringifyJson } from '../lib/http/json.js'
+import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../lib/http/json.js'
 import type { RequirementId } from '../lib/spec/catalogue.js'
-import { createReferenceHandler } from '../reference/handler.js'
+import { isPetStatus } from '../lib/spec/petstore-api.js'
+import { createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'
 import { type RunningServer, type ServerTls, startServer } from '../reference/server.js'
@@ -87,6 +88,38 @@ export function withoutParameter(request: ServiceRequest, name: string): Service
 
 /** A limit the reference accepts: an integer from 1 to 100, written plainly. */
 export const isValidLimit = (text: string) => /^(100|[1-9]\d?)$/.test(text)
+
+/** The id of a 201 answer's pet, when it has one. */
+export function createdId(answer: ServiceResponse): bigint | undefined {
+  if (answer.status !== 201) return undefined
+  const parsed = parseJson(answer.body)
+  return parsed.ok && isJsonObject(parsed.value) && parsed.value.id instanceof JsonNumber ? parsed.value.id.integer : undefined
+}
+
+/**
+ * A store read from a replica that lags `ms` behind its writes: a pet created less than `ms` ago is
+ * missing from GET /pets/{id} (404) and from every list (which still fills its page from older pets).
+ */
+export function lagsBehindWrites(ms: number): Variant['wrap'] {
+  return (reference, { store }) => {
+    const createdAt = new Map<bigint, number>()
+    const visible = (pet: { id: bigint }) => Date.now() - (createdAt.get(pet.id) ?? 0) >= ms
+    return async (request) => {
+      const answer = await reference(request)
+      const id = isCreatePet(request) ? createdId(answer) : undefined
+      if (id !== undefined) createdAt.set(id, Date.now())
+      if (answer.status !== 200) return answer
+      if (isGetPet(request)) {
+        const pet = store.get(BigInt(request.path.split('/')[2] ?? '0'))
+        return pet && !visible(pet) ? errorResponse(404, 'not_found', 'no such pet') : answer
+      }
+      if (!isListPets(request)) return answer
+      const status = request.query.get('status')
+      const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 20
+      return json(200, store.list({ limit, visible, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
+    }
+  }
+}
 
 export async function startVariant(variant: Variant | undefined, context: VariantContext, tls?: ServerTls): Promise<RunningServer> {
   const reference = createReferenceHandler(context)

@@ -144,4 +144,42 @@ export class Assertions {
     )
     return response
   }
+
+  /**
+   * The request was not served: no 2xx answer (a transport failure is none either), and no pet data in
+   * the body, whatever its status. Any other answer passes: 401, 404, 405, a redirect (never followed).
+   */
+  refused(exchange: Exchange, what: string): void {
+    if (!exchange.response) {
+      this.count += 1
+      return
+    }
+    const { status } = exchange.response
+    this.that(status < 200 || status >= 300, `${what} was answered ${status}: served without a valid Bearer key`, {
+      exchange,
+      expected: 'no 2xx answer (401, 404, 405 or a redirect)',
+      actual: describeAnswer(exchange),
+    })
+    const pets = petDataIn(exchange)
+    this.that(pets === 0, `${what} was answered ${status} with pet data (${pets} ${pets === 1 ? 'pet' : 'pets'}) without a valid Bearer key`, {
+      exchange,
+      expected: 'no pet data',
+      actual: describeAnswer(exchange),
+    })
+  }
+}
+
+/** An object that looks like a pet: an integer id and a name or a categoryId. */
+function isPetLike(value: JsonValue): boolean {
+  return isJsonObject(value) && value.id instanceof JsonNumber && ('name' in value || 'categoryId' in value)
+}
+
+/** How many pet-like objects a body holds: itself, the items of a list, or the items of a list one level down ({ data: [...] }). */
+export function petDataIn(exchange: Exchange): number {
+  const parsed = responseJson(exchange)
+  if (!parsed.ok) return 0
+  const count = (value: JsonValue): number => (Array.isArray(value) ? value.filter(isPetLike).length : isPetLike(value) ? 1 : 0)
+  const own = count(parsed.value)
+  if (own > 0 || !isJsonObject(parsed.value)) return own
+  return Object.values(parsed.value).reduce<number>((sum, value) => sum + (Array.isArray(value) ? count(value) : 0), 0)
 }

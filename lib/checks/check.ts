@@ -4,6 +4,7 @@
  * gives the runner the check's outcome and evidence.
  */
 
+import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
 import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { createRedactor, type Redactor } from '../http/redaction.js'
@@ -27,6 +28,8 @@ export class RunState {
   constructor(
     readonly settings: RunSettings,
     readonly client: HttpClient,
+    /** The lags reads of created pets saw (seeding's included), for createPet/read-your-writes-lag. */
+    readonly lagLog = new LagLog(),
   ) {
     this.redact = createRedactor(settings.apiKey)
   }
@@ -95,6 +98,19 @@ export class Check {
       this.state.shared.set(key, pending)
     }
     return pending
+  }
+
+  /**
+   * Read a pet this run created until `found` holds or the consistency window closes (policy §2): at once,
+   * then with backoff, a bounded number of times. `what` names the read in the lag report.
+   */
+  eventually(
+    what: string,
+    read: (api: PetstoreApi) => Promise<OperationExchange>,
+    found: (exchange: OperationExchange) => boolean,
+    api: PetstoreApi = this.api,
+  ): Promise<EventualRead> {
+    return readWithinWindow(this.context.consistencyWindowMs, what, () => read(api), found, this.state.lagLog)
   }
 
   /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */

@@ -23,8 +23,8 @@ function shellQuote(text: string): string {
 
 /** A curl command that sends the same request; the key stays in the environment as $PETSTORE_API_KEY. */
 export function curlLine(exchange: Exchange, redact: Redactor): string {
-  const { method, url, headers, body } = exchange.request
-  const parts = ['curl', '-sS', '-i', '-X', method, shellQuote(redact(url))]
+  const { method, url, headers, body, pathAsIs, timeoutMs } = exchange.request
+  const parts = ['curl', '-sS', '-i', '--max-time', String(Math.ceil(timeoutMs / 1000)), ...(pathAsIs ? ['--path-as-is'] : []), '-X', method, shellQuote(redact(url))]
   for (const [name, value] of Object.entries(headers)) {
     const line = `${name}: ${redact(value)}`
     parts.push('-H', line.includes(KEY_PLACEHOLDER) ? doubleQuoteKeepingKey(line) : shellQuote(line))

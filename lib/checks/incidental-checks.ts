@@ -48,6 +48,8 @@ export function incidentalResults(exchange: OperationExchange, now: Date): Incid
 function judgeExchange(exchange: OperationExchange, now: Date): IncidentalResult[] {
   const response = exchange.response
   if (!response) return []
+  // A path the spec does not name is judged only by the check that probed it.
+  if (exchange.operation === 'probe') return []
   // From its removal date getPet may be gone (a 404 page, a 410): its answers no longer bear on the rules of every answer.
   if (exchange.operation === 'getPet' && now.getTime() >= GET_PET_REMOVAL.getTime()) return []
   const results: IncidentalResult[] = []

@@ -19,6 +19,8 @@ export interface RunSettings {
   maxRetryWaitMs: number
   caFile: string | undefined
   insecure: boolean
+  /** How long a created pet may take to show in reads; 0 means at once. */
+  consistencyWindowMs: number
   categoryIds: string[]
   namePrefix: string
   /** Unique per run, so names of pets created by this run can be told apart. */

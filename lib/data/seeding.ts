@@ -1,13 +1,16 @@
 /**
- * Top-up seeding for the full profile (policy §3): the boundary checks need 101+ pets and a pet of each
- * status. The store is counted first and only the shortfall is created, so repeated runs stop adding.
+ * Top-up seeding for the full profile (policy §3): the boundary checks need 101+ pets, a pet of each
+ * status, and more than 20 pets of one status (the default page under a filter). The store is counted first and only the shortfall is created, so repeated runs stop adding.
  */
 import { mapConcurrently } from '../http/concurrency.js'
 import { PET_STATUSES, type PetStatus, type PetstoreApi } from '../spec/petstore-api.js'
-import { countOfStatus, surveyStore } from './store-survey.js'
+import { type LagLog, readWithinWindow } from './eventual-reads.js'
+import { countOfStatus, listedPets, surveyStore } from './store-survey.js'
 
 /** The store size that makes limit=100 (and the default page of 20) evidence. */
 export const SEED_TARGET = 101
+/** Pets of one status that make the default page of 20 evidence under a status filter (policy §2, parameters together). */
+export const SEED_ONE_STATUS = 21
 
 export interface SeedingOutcome {
   knownBefore: number
@@ -15,13 +18,30 @@ export interface SeedingOutcome {
   note: string
 }
 
+/**
+ * What to create: one pet of each status the store lacks, then pets of each status in turn up to 101 in all,
+ * then pets of the most common status until one status has 21.
+ */
 export function seedingPlan(knownPets: number, countsByStatus: Record<PetStatus, number>): PetStatus[] {
   const plan: PetStatus[] = PET_STATUSES.filter((status) => countsByStatus[status] === 0)
   for (let index = 0; knownPets + plan.length < SEED_TARGET; index++) plan.push(PET_STATUSES[index % PET_STATUSES.length] as PetStatus)
+  const after = (status: PetStatus) => countsByStatus[status] + plan.filter((planned) => planned === status).length
+  const busiest = PET_STATUSES.reduce((best, status) => (after(status) > after(best) ? status : best))
+  while (after(busiest) < SEED_ONE_STATUS) plan.push(busiest)
   return plan
 }
 
-export async function topUpStore(api: PetstoreApi, options: { namePrefix: string; runId: string; categoryId: string; concurrency: number }): Promise<SeedingOutcome> {
+export interface SeedingOptions {
+  namePrefix: string
+  runId: string
+  categoryId: string
+  concurrency: number
+  /** The consistency window: the seeded pets are waited for in the list within it, so the store survey sees them. */
+  consistencyWindowMs: number
+  lagLog: LagLog
+}
+
+export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Promise<SeedingOutcome> {
   const survey = await surveyStore(api)
   const lists = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
   if (lists.some((exchange) => exchange.response?.status !== 200)) {
@@ -33,6 +53,18 @@ export async function topUpStore(api: PetstoreApi, options: { namePrefix: string
     api.createPet({ json: { name: `${options.namePrefix}seed-${options.runId}-${index}`, categoryId: BigInt(options.categoryId), status } }),
   )
   const created = answers.filter((exchange) => exchange.response?.status === 201).length
+  if (created > 0) {
+    // A store that answers lists from a lagging replica shows the new pets a little later: wait for them (within the window) before any check surveys the store.
+    const expected = Math.min(100, survey.lowerBound + created)
+    await readWithinWindow(
+      options.consistencyWindowMs,
+      `GET /pets?limit=100 showing the ${created} seeded pets`,
+      () => api.listPets({ limit: 100 }),
+      (exchange) => listedPets(exchange).length >= expected,
+      options.lagLog,
+      false,
+    )
+  }
   const note =
     plan.length === 0
       ? `the store already holds at least ${survey.lowerBound} pets with every status; nothing seeded`

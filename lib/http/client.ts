@@ -32,6 +32,8 @@ export interface OutgoingRequest {
   method: 'GET' | 'POST'
   /** Path below the base URL, starting with '/', query included. */
   path: string
+  /** Send the path exactly as written: doubled slashes, dot segments and escapes are not normalised. */
+  pathAsIs?: boolean
   headers?: Record<string, string>
   body?: string
 }
@@ -41,6 +43,10 @@ export interface RecordedRequest {
   url: string
   headers: Record<string, string>
   body?: string
+  /** The path was sent as written, not normalised (curl needs --path-as-is to do the same). */
+  pathAsIs?: boolean
+  /** The request's own time limit, in ms (curl's --max-time). */
+  timeoutMs: number
 }
 
 export interface RecordedResponse {
@@ -140,14 +146,21 @@ export class HttpClient {
     return new URL(path.replace(/^\//, ''), this.base).href
   }
 
+  /** The base URL and the path joined as text, with no normalisation of the path. */
+  private urlAsIs(path: string): string {
+    return `${this.base.origin}${this.base.pathname.replace(/\/$/, '')}${path}`
+  }
+
   /** Send a request, with the retries the policy allows, and return the recorded exchange. */
   async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
     const recorded: RecordedRequest = {
       method: request.method,
-      url: this.url(request.path),
+      url: request.pathAsIs ? this.urlAsIs(request.path) : this.url(request.path),
       headers: { ...(request.headers ?? {}) },
       ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.pathAsIs ? { pathAsIs: true } : {}),
+      timeoutMs: this.options.timeoutMs,
     }
     const retries: Attempt[] = []
     for (let attempt = 0; ; attempt++) {
@@ -180,10 +193,11 @@ export class HttpClient {
     const { timeoutMs, maxBodyBytes } = this.options
     const signal = AbortSignal.timeout(timeoutMs)
     try {
-      const url = new URL(request.url)
+      const { origin } = new URL(request.url)
       const answer = await this.dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
+        origin,
+        // The URL as recorded, less its origin: a path sent as written stays as written.
+        path: request.url.slice(origin.length),
         method: request.method,
         headers: request.headers,
         ...(request.body !== undefined ? { body: request.body } : {}),

@@ -34,6 +34,8 @@ export interface Config {
   maxRetries: number
   maxRetryWaitMs: number
   deadlineMs: number
+  /** How long a created pet may take to show in reads (policy §2, consistency); 0 means at once. */
+  consistencyWindowMs: number
   /** Category ids the generators draw from (exact int64 digits); empty means any int64. */
   categoryIds: string[]
   namePrefix: string
@@ -92,6 +94,12 @@ export const options = {
   maxRetries: { flag: 'max-retries', env: 'PETSTORE_MAX_RETRIES', kind: 'string', description: 'retries of a rate-limited request or a failed read (default 3)' },
   maxRetryWaitMs: { flag: 'max-retry-wait-ms', env: 'PETSTORE_MAX_RETRY_WAIT_MS', kind: 'string', description: 'longest Retry-After honoured, in ms (default 10000)' },
   deadlineMs: { flag: 'deadline-ms', env: 'PETSTORE_DEADLINE_MS', kind: 'string', description: 'deadline of the whole run in ms (default 600000)' },
+  consistencyWindowMs: {
+    flag: 'consistency-window-ms',
+    env: 'PETSTORE_CONSISTENCY_WINDOW_MS',
+    kind: 'string',
+    description: 'how long a created pet may take to show in reads, in ms (default 5000; 0: at once)',
+  },
   categoryIds: { flag: 'category-ids', env: 'PETSTORE_CATEGORY_IDS', kind: 'string', description: 'comma-separated category ids the target knows (default: any int64)' },
   namePrefix: { flag: 'name-prefix', env: 'PETSTORE_NAME_PREFIX', kind: 'string', description: 'name prefix of pets the suite creates (default conformance-)' },
   caFile: { flag: 'ca-file', env: 'PETSTORE_CA_FILE', kind: 'string', description: 'PEM file of extra trusted certificate authorities' },
@@ -349,6 +357,7 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     maxRetries: integerSetting(raw.maxRetries, '--max-retries', 3, 0, 20, problems),
     maxRetryWaitMs: integerSetting(raw.maxRetryWaitMs, '--max-retry-wait-ms', 10_000, 0, 600_000, problems),
     deadlineMs: integerSetting(raw.deadlineMs, '--deadline-ms', 600_000, 1_000, 24 * 3_600_000, problems),
+    consistencyWindowMs: integerSetting(raw.consistencyWindowMs, '--consistency-window-ms', 5_000, 0, 600_000, problems),
     categoryIds,
     namePrefix: raw.namePrefix ?? 'conformance-',
     caFile,

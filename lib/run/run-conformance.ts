@@ -7,8 +7,10 @@ import { createReferenceHandler } from '../../reference/handler.js'
 import { type RunningServer, startServer } from '../../reference/server.js'
 import { registeredChecks } from '../../suites/index.js'
 import { RunState } from '../checks/check.js'
+import { lagReport } from '../checks/consistency.js'
 import type { RunSettings } from '../checks/run-settings.js'
 import { runChecks } from '../checks/runner.js'
+import { LagLog } from '../data/eventual-reads.js'
 import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
 import { HttpClient } from '../http/client.js'
 import { createRedactor } from '../http/redaction.js'
@@ -17,7 +19,7 @@ import { EXIT, exitCodeOf, judgeAll, summarise } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderSummary } from '../reports/console.js'
 import type { RunResult } from '../reports/run-result.js'
 import { writeReports } from '../reports/write-reports.js'
-import { GET_PET_REMOVAL } from '../spec/catalogue.js'
+import { GET_PET_REMOVAL, isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { PetstoreApi } from '../spec/petstore-api.js'
 import type { Config } from './config.js'
@@ -85,9 +87,17 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
     if (preflight.failure) err(`WARNING: GET ${preflight.request.url} failed (${preflight.failure.message}); the checks will say what else fails`)
     if (preflight.response?.status === 401) err('WARNING: the target refused the API key (401 to GET /pets?limit=1); most checks will fail')
 
+    const lagLog = new LagLog()
     let seeding: SeedingOutcome = { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' }
     if (config.profile === 'full') {
-      seeding = await topUpStore(api, { namePrefix: config.namePrefix, runId, categoryId: config.categoryIds[0] ?? '1', concurrency: config.concurrency })
+      seeding = await topUpStore(api, {
+        namePrefix: config.namePrefix,
+        runId,
+        categoryId: config.categoryIds[0] ?? '1',
+        concurrency: config.concurrency,
+        consistencyWindowMs: config.consistencyWindowMs,
+        lagLog,
+      })
       out(`Seeding: ${seeding.note}`)
     }
 
@@ -106,17 +116,21 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
       maxRetryWaitMs: config.maxRetryWaitMs,
       caFile: config.caFile,
       insecure: config.insecure,
+      consistencyWindowMs: config.consistencyWindowMs,
       categoryIds: config.categoryIds,
       namePrefix: config.namePrefix,
       runId,
       now: config.now,
     }
-    const reports = await runChecks(registeredChecks(), new RunState(settings, client), {
+    const state = new RunState(settings, client, lagLog)
+    const reports = await runChecks(registeredChecks(), state, {
       filter: config.requirementFilter,
       concurrency: config.concurrency,
       checkTimeoutMs: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
       deadline: deadline.signal,
     })
+    const lag = isSelected('createPet/read-your-writes-lag', config.requirementFilter) ? lagReport(state.lagLog, config.consistencyWindowMs) : undefined
+    if (lag) reports.push(lag)
     const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
 
     const judged = judgeAll(reports, now, config.requirementFilter)

@@ -23,6 +23,8 @@ export interface RequirementDefinition {
   deprecatedOperation?: boolean
   /** True when a check needs to create pets: such a check is inconclusive in the smoke profile. */
   needsWrites?: boolean
+  /** Judged by the run from what all checks saw, not by a check of its own (the lag of created pets). */
+  reportedByRun?: boolean
 }
 
 const must = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'MUST' as const, testable: true })
@@ -87,16 +89,31 @@ export const catalogue = {
     decision: 'SHOULD: 400 with an Error body.',
   }),
   'listPets/status-filter-matches': must({
-    title: 'status=S lists only pets whose status is S',
+    title: 'status=S lists only pets whose status is S, with or without limit',
     specText: 'When `status` is given, the list contains animals filtered by that availability.',
     source: `${LIST} › Rules 1`,
-    decision: 'Only evidence when the store is known to hold pets of another status; otherwise inconclusive.',
+    decision:
+      'Judged on status=S alone, with limit=100, and on every status=S&limit=N the suite sends (policy: parameters together). Only evidence when the store is known to hold pets of another status; otherwise inconclusive.',
   }),
   'listPets/status-filter-complete': must({
     title: 'a pet of status S that exists is listed by status=S&limit=100 when that list holds fewer than 100 pets',
     specText: 'When `status` is given, the list contains animals filtered by that availability.',
     source: `${LIST} › Rules 1`,
     decision: 'A list holding fewer than 100 pets under limit=100 is taken as complete.',
+  }),
+  'listPets/filter-and-default-limit': must({
+    title: 'status=S without limit returns at most 20 pets, all of status S',
+    specText: 'When `status` is given, the list contains animals filtered by that availability. When `limit` is omitted, at most 20 animals are returned.',
+    source: `${LIST} › Rules 1 and 2; ${POLICY} (parameters together)`,
+    decision:
+      'Every list rule holds for every combination the suite sends. "At most 20" with a filter is only evidence when more than 20 pets of S are known (full seeding makes sure of that for one status); otherwise inconclusive. That the pets are all of S is judged by listPets/status-filter-matches on the same answer.',
+  }),
+  'listPets/filter-and-limit': must({
+    title: 'status=S&limit=N returns at most N pets, all of status S (N = 1, 100, and the largest N below the known count of S)',
+    specText: 'When `status` is given, the list contains animals filtered by that availability. The list holds at most `limit` items.',
+    source: `${LIST} › Rules 1 and 3; ${POLICY} (parameters together)`,
+    decision:
+      'A row is only evidence when more than N pets of S are known; otherwise inconclusive. S is the status with the most known pets. That the pets are all of S is judged by listPets/status-filter-matches on the same answers.',
   }),
   'listPets/status-invalid': must({
     title: 'a status filter outside the enum: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
@@ -147,13 +164,15 @@ export const catalogue = {
     title: 'GET /pets/{id} returns the pet just created',
     specText: '`GET /pets/{id}` then returns the same pet.',
     source: POLICY,
-    decision: 'For generated bodies the GET is compared with the 201 answer (id, name, categoryId, and status when sent), so a wrong echo is blamed once, on echoes-fields.',
+    decision:
+      'Within the consistency window (default 5 s, --consistency-window-ms; 0 means at once): the GET is repeated with backoff, a bounded number of times, until the pet shows. For generated bodies the GET is compared with the 201 answer (id, name, categoryId, and status when sent), so a wrong echo is blamed once, on echoes-fields.',
     needsWrites: true,
   }),
   'createPet/created-pet-listed': must({
     title: 'a created pet appears in GET /pets?status=S&limit=100 when that list holds fewer than 100 pets',
     specText: 'a created pet appears in `GET /pets?status=S&limit=100` when that list holds fewer than 100 pets.',
     source: POLICY,
+    decision: 'Within the consistency window, as for createPet/round-trip-get: a list that lags behind the write is read again until the pet shows or the window closes.',
     needsWrites: true,
   }),
   'createPet/invalid-body-400': must({
@@ -171,6 +190,45 @@ export const catalogue = {
     decision:
       'Nothing created: a 2xx answer means it was; otherwise the refused body carries a run-unique marker (its name, else its categoryId) that must not appear in the list it would show in, when that list is complete (fewer than 100 items).',
     needsWrites: true,
+  }),
+  'createPet/invalid-body-edges': must({
+    title: 'the edges of the body space are invalid bodies: {}, unknown properties only, name alone, categoryId alone: exactly 400, nothing created',
+    specText: 'Request body (required), `application/json`: NewPet. `name` and `categoryId` are required.',
+    source: `${POLICY} (the edges of the body space)`,
+    decision:
+      'Exactly 400 with an Error body. Nothing created: name alone and categoryId alone carry a marker the refused-pet search looks for; {} and a body of unknown properties only carry none a pet would show, so for them a 2xx answer is what shows a creation.',
+    needsWrites: true,
+  }),
+  'createPet/client-id-not-honoured': must({
+    title: 'an id sent in the body is never honoured: the service chooses the id, or refuses the body, and a pet that holds the sent id is left unchanged',
+    specText: 'The client does not send `id`; the service assigns it.',
+    source: `Resources and their fields › NewPet; ${POLICY} (a client-sent id)`,
+    decision:
+      'Sent twice: with an id no pet holds and with the id of an existing pet. Passes: 201 with an id the service chose, or 400 with an Error body; and the existing pet reads back unchanged. Fails: a 201 carrying the sent id, a pet then found under the sent id, or the existing pet changed.',
+    needsWrites: true,
+  }),
+  'createPet/client-id-accepted': should({
+    title: 'a NewPet that also carries an id is answered 201 (the schemas are open)',
+    specText: 'The client does not send `id`; the service assigns it.',
+    source: `${POLICY} (a client-sent id)`,
+    decision: 'SHOULD: 201, since the schemas are open; a 400 with an Error body is allowed and only warned.',
+    needsWrites: true,
+  }),
+  'createPet/concurrent-creates': must({
+    title: 'creates that overlap in time each get their own id, and each pet reads back as sent',
+    specText: 'id: Unique identifier assigned by the service on creation.',
+    source: `${POLICY} (concurrent creates)`,
+    decision:
+      'Eight creates are sent at once (within --concurrency); every one acknowledged with 201 must carry a distinct id and read back by GET /pets/{id}, within the consistency window, with the name, categoryId and status sent.',
+    needsWrites: true,
+  }),
+  'createPet/read-your-writes-lag': info({
+    title: 'how long created pets took to show in GET /pets/{id} and in the lists is recorded',
+    specText: 'Consistency between a write and later reads: not shown.',
+    source: `${POLICY} (consistency)`,
+    decision: 'INFO: the longest lag any read of a created pet saw, and how many reads had to wait; a pet still missing when the window closes fails the requirement that read it.',
+    needsWrites: true,
+    reportedByRun: true,
   }),
   'createPet/status-omitted': info({
     title: 'the status stored when status is omitted at creation is recorded',
@@ -211,6 +269,14 @@ export const catalogue = {
     specText: 'Path parameter: `petId`, integer, format int64, required.',
     source: POLICY,
     decision: 'MUST: 400 or 404 with a valid Error body, never 2xx or 5xx.',
+    deprecatedOperation: true,
+  }),
+  'getPet/int64-edge-ids': must({
+    title: 'GET /pets/{id} for ids at the edges of int64 (0, ±1, -2^63, 2^63-1 and neighbours) answers the pet the lists show, else 404 (or 400) with an Error body',
+    specText: 'Path parameter: `petId`, integer, format int64, required.',
+    source: `${POLICY} (ids at the edges of int64)`,
+    decision:
+      'Never 2xx for an id no pet holds, never 5xx; an id of 0 is a real id when a list shows it. A 200 for an id the lists do not show is only judged when the lists show the whole store (fewer than 100 pets); otherwise that row is inconclusive unless the answer names another id.',
     deprecatedOperation: true,
   }),
   'getPet/deprecation-headers': info({
@@ -260,6 +326,20 @@ export const catalogue = {
     specText: 'Every operation requires the Bearer credential.',
     source: POLICY,
     decision: '401 comes before every other answer (404, 400, validation).',
+  }),
+  'auth/key-elsewhere-refused': must({
+    title: 'the right key anywhere but an Authorization: Bearer header gets no 2xx and no pet data',
+    specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
+    source: `${AUTH} 2; ${POLICY} (the key in other places)`,
+    decision:
+      'Sent without a Bearer header: the key as api_key and access_token query parameters, in a cookie, in X-API-Key, as Authorization without a scheme, and as Basic credentials. Any answer but a 2xx passes when it holds no pet data. Read-only. A key in a query string is masked in every report like the header.',
+  }),
+  'auth/path-spelling-refused': must({
+    title: 'no spelling of a path (trailing slash, doubled slash, dot segments, percent-encoded letters, other letter case) gets a 2xx or pet data without the key',
+    specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
+    source: `${AUTH} 1; ${POLICY} (the key in other places)`,
+    decision:
+      'Sent without any key. Any answer but a 2xx passes when it holds no pet data: 401, 404 or 405 for a path the service does not serve, or a redirect (never followed). The rules of every answer (JSON, Error body) do not apply to paths the spec does not name.',
   }),
   'auth/scheme-case-insensitive': should({
     title: 'the scheme name is accepted in any letter case (bearer, BEARER)',

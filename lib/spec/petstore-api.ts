@@ -4,6 +4,9 @@ import { stringifyJson } from '../http/json.js'
 
 export type Operation = 'listPets' | 'createPet' | 'getPet'
 
+/** What an exchange was: one of the operations, or a probe of a path the spec does not name (judged by no rule of every answer). */
+export type ExchangeKind = Operation | 'probe'
+
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
 export type PetStatus = (typeof PET_STATUSES)[number]
 
@@ -31,7 +34,16 @@ export function requestBodyText(body: RequestBody): string {
 }
 
 export interface OperationExchange extends Exchange {
-  operation: Operation
+  operation: ExchangeKind
+}
+
+/** A request in another form than the operations': its own path (sent as written) and headers (none added). */
+export interface ProbeRequest {
+  /** The operation the path means, or 'probe' for a spelling the spec does not name. */
+  as: ExchangeKind
+  /** Below the base URL, starting with '/', query included; never normalised. */
+  path: string
+  headers: Record<string, string>
 }
 
 export class PetstoreApi {
@@ -55,6 +67,14 @@ export class PetstoreApi {
 
   getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
     return this.send('getPet', 'GET', `/pets/${encodeURIComponent(String(petId))}`, authorization)
+  }
+
+  /** For the auth probes: exactly these headers (no key unless they carry it) and this path, as written. */
+  async probe(request: ProbeRequest): Promise<OperationExchange> {
+    const exchange = await this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers } })
+    const tagged: OperationExchange = { ...exchange, operation: request.as }
+    this.onExchange(tagged)
+    return tagged
   }
 
   private async send(operation: Operation, method: 'GET' | 'POST', path: string, authorization: Authorization, body?: string): Promise<OperationExchange> {

@@ -1,4 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { PetStore } from '../../reference/pet-store.js'
+import { faults } from '../../variants/faults/index.js'
+import { startVariant } from '../../variants/variant.js'
 import { runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
@@ -97,13 +100,22 @@ describe('the command against the reference implementation', () => {
     })
     const failing = await runCli(['--base-url', server.baseUrl, '--profile', 'full'], { PETSTORE_API_KEY: `${key}-wrong` })
     const embedded = await runCli(['--seed', '3', '--api-key', key])
+    // A target that takes the key from a query string: the failure's evidence holds the URL the suite sent it in.
+    const inQuery = await startVariant(
+      faults.find((fault) => fault.name === 'key-accepted-as-api-key-parameter'),
+      { apiKey: key, store: new PetStore() },
+    )
+    const queried = await runCli(['--base-url', inQuery.baseUrl, '--requirements', 'auth/key-elsewhere-refused'], { PETSTORE_API_KEY: key }).finally(() => inQuery.close())
     expect(failing.code).toBe(1)
+    expect(queried.code, queried.stdout).toBe(1)
     const { readFileSync, readdirSync } = await import('node:fs')
-    const files = [failing, embedded].flatMap((run) => readdirSync(run.reportDir).map((name) => readFileSync(`${run.reportDir}/${name}`, 'utf8')))
-    expect(files).toHaveLength(8)
+    const files = [failing, embedded, queried].flatMap((run) => readdirSync(run.reportDir).map((name) => readFileSync(`${run.reportDir}/${name}`, 'utf8')))
+    expect(files).toHaveLength(12)
+    expect(files.join('')).toContain('api_key=$PETSTORE_API_KEY')
     for (const secret of [key, `${key}-wrong`]) {
       const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), encodeURIComponent(secret)]
-      for (const text of [embedded.stdout, embedded.stderr, failing.stdout, failing.stderr, ...files]) for (const form of forms) expect(text).not.toContain(form)
+      for (const text of [embedded.stdout, embedded.stderr, failing.stdout, failing.stderr, queried.stdout, queried.stderr, ...files])
+        for (const form of forms) expect(text).not.toContain(form)
     }
     expect(files.join('')).toContain('$PETSTORE_API_KEY')
   })

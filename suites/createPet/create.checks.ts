@@ -1,21 +1,15 @@
-import type { Check } from '../../lib/checks/check.js'
+import { describeAnswer } from '../../lib/checks/assertions.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
-import { PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import { type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireGetPetInService } from '../fixtures.js'
+import { configuredOr, createValid, type NewPetCase, newPetBody, readBack, sameAsSent } from './created-pets.js'
 
-interface NewPetCase {
-  label: string
-  name: (check: Check) => string
-  categoryId: (check: Check) => bigint
-  status?: PetStatus
-  extra?: Record<string, unknown>
-}
-
-/** Configured category ids replace the int64 extremes when the target only knows some categories. */
-const configuredOr = (value: bigint) => (check: Check) => (check.context.categoryIds.length > 0 ? categoryId(check) : value)
+/** Creates sent at once by createPet/concurrent-creates: the default --concurrency, so they overlap in time. */
+const CONCURRENT_CREATES = 8
 
 const ECHO_CASES: NewPetCase[] = [
   { label: 'ASCII name with status', name: (c) => c.petName('echo-ascii'), categoryId: categoryId, status: 'available' },
@@ -31,22 +25,6 @@ const ECHO_CASES: NewPetCase[] = [
   { label: 'empty name', name: () => '', categoryId: categoryId, status: 'sold' },
   { label: 'an extra property', name: (c) => c.petName('echo-extra'), categoryId: categoryId, extra: { nickname: 'extra' } },
 ]
-
-function newPetBody(check: Check, pet: NewPetCase): { json: Record<string, unknown> } {
-  return { json: { ...pet.extra, name: pet.name(check), categoryId: pet.categoryId(check), ...(pet.status ? { status: pet.status } : {}) } }
-}
-
-/** Create a pet; cases with a `shareKey` are sent once per run and judged by every check that asks. */
-async function createValid(check: Check, pet: NewPetCase, shareKey?: string) {
-  check.requireWrites()
-  const body = newPetBody(check, pet)
-  const exchange = shareKey ? await check.shared(shareKey, (api) => api.createPet(body)) : await check.api.createPet(body)
-  check.expect.status(exchange, 201, 'POST /pets')
-  const created = check.expect.petObject(exchange)
-  const id = integerField(created.id)
-  check.expect.that(id !== undefined, 'the created pet has no integer id', { exchange, expected: 'an integer id', actual: stringifyJson(created.id) })
-  return { exchange, created, id: id as bigint, sent: body.json }
-}
 
 describe('createPet: a valid NewPet', () => {
   test('[createPet/returns-201-pet] a valid NewPet is answered 201 with a Pet carrying an id', async ({ check }) => {
@@ -85,25 +63,75 @@ describe('createPet: a valid NewPet', () => {
       categoryId: configuredOr(2n ** 60n + 3n),
       status: 'pending',
     })
-    const exchange = await check.api.getPet(id)
-    check.expect.status(exchange, 200, `GET /pets/${id}`)
-    const read = check.expect.petObject(exchange)
-    const same = integerField(read.id) === id && read.name === sent.name && integerField(read.categoryId) === sent.categoryId && read.status === sent.status
-    check.expect.that(same, 'GET /pets/{id} differs from the pet created', { exchange, expected: stringifyJson({ ...sent, id }), actual: stringifyJson(read) })
+    const read = await readBack(check, id)
+    check.expect.that(read.found, `GET /pets/${id} did not answer 200 ${windowWords(read)}`, {
+      exchange: read.exchange,
+      expected: '200 with the pet',
+      actual: describeAnswer(read.exchange),
+    })
+    check.expect.that(sameAsSent(check.expect.petObject(read.exchange), id, sent), 'GET /pets/{id} differs from the pet created', {
+      exchange: read.exchange,
+      expected: stringifyJson({ ...sent, id }),
+      actual: read.exchange.response?.body ?? '',
+    })
   })
 
   test.for(PET_STATUSES)('[createPet/created-pet-listed] a pet created with status %s is listed by status=%s&limit=100', async (status, { check }) => {
     const { id } = await createValid(check, { label: 'listed', name: (c) => c.petName(`listed-${status}`), categoryId: categoryId, status })
-    const exchange = await check.api.listPets({ status, limit: 100 })
+    const listed = (exchange: OperationExchange) => listedPets(exchange).some((pet) => pet.id === id)
+    const read = await check.eventually(`status=${status}&limit=100 listing pet ${id}`, (api) => api.listPets({ status, limit: 100 }), listed)
+    const { exchange } = read
     check.expect.status(exchange, 200, `GET /pets?status=${status}&limit=100`)
     const pets = check.expect.petArray(exchange)
-    const ids = listedPets(exchange).map((pet) => pet.id)
-    if (ids.includes(id)) return
+    if (read.found) return
     check.require(pets.length < 100, `status=${status}&limit=100 holds 100 pets, so it may be incomplete`)
-    check.expect.fail(`pet ${id}, just created with status ${status}, is not in status=${status}&limit=100 (${pets.length} pets)`, {
+    check.expect.fail(`pet ${id}, just created with status ${status}, is not in status=${status}&limit=100 (${pets.length} pets) ${windowWords(read)}`, {
       exchange,
       expected: `pet ${id} in the list`,
-      actual: `ids ${ids.slice(0, 20).join(', ')}`,
+      actual: `ids ${listedPets(exchange)
+        .slice(0, 20)
+        .map((pet) => pet.id)
+        .join(', ')}`,
+    })
+  })
+
+  test('[createPet/concurrent-creates] eight creates sent at once each get their own id and read back as sent', async ({ check }) => {
+    check.requireWrites()
+    requireGetPetInService(check)
+    const statuses = [...PET_STATUSES, undefined] as const
+    const cases = Array.from({ length: CONCURRENT_CREATES }, (_, index) =>
+      newPetBody(check, {
+        label: 'concurrent',
+        name: (c) => c.petName(`concurrent-${index}`),
+        categoryId: configuredOr(2n ** 62n + BigInt(index)),
+        ...(statuses[index % statuses.length] ? { status: statuses[index % statuses.length] as PetStatus } : {}),
+      }),
+    )
+    const answers = await Promise.all(cases.map((body) => check.api.createPet(body)))
+    const acknowledged = answers.flatMap((exchange, index) => {
+      if (exchange.response?.status !== 201) return []
+      const id = integerField(check.expect.petObject(exchange).id)
+      return id === undefined ? [] : [{ exchange, id, sent: (cases[index] as { json: Record<string, unknown> }).json }]
+    })
+    check.require(acknowledged.length >= 2, `only ${acknowledged.length} of ${CONCURRENT_CREATES} concurrent creates were answered 201 with an id (see createPet/returns-201-pet)`)
+    const ids = acknowledged.map((pet) => pet.id)
+    check.expect.that(new Set(ids).size === ids.length, `concurrent creates got repeated ids: ${ids.join(', ')}`, {
+      expected: `${ids.length} distinct ids`,
+      actual: ids.join(', '),
+    })
+    const reads = await Promise.all(acknowledged.map((pet) => readBack(check, pet.id)))
+    acknowledged.forEach((pet, index) => {
+      const read = reads[index] as EventualRead
+      check.expect.that(read.found, `GET /pets/${pet.id} (created concurrently) did not answer 200 ${windowWords(read)}`, {
+        exchange: read.exchange,
+        expected: '200 with the pet',
+        actual: describeAnswer(read.exchange),
+      })
+      check.expect.that(sameAsSent(check.expect.petObject(read.exchange), pet.id, pet.sent), `pet ${pet.id}, created concurrently, reads back differently from what was sent`, {
+        exchange: read.exchange,
+        expected: stringifyJson({ ...pet.sent, id: pet.id }),
+        actual: read.exchange.response?.body ?? '',
+      })
     })
   })
 

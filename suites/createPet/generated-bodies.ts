@@ -5,6 +5,7 @@
  */
 import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
+import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
@@ -51,7 +52,10 @@ function petOf(exchange: OperationExchange): { [key: string]: JsonValue } | unde
   return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
 }
 
-async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, checkGet: boolean): Promise<CaseOutcome<ValidBodyRequirement>> {
+/** GET /pets/{id} of a pet just created, repeated within the consistency window until it is answered 200. */
+type ReadBack = (id: bigint) => Promise<EventualRead>
+
+async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadBack | undefined): Promise<CaseOutcome<ValidBodyRequirement>> {
   const sent = renderValidNewPet(pet)
   const classified = classifyNewPet(sent)
   if (!classified.valid) throw new Error(`the generator made a body the schema refuses (${classified.violations.join('; ')}): ${sent}`)
@@ -79,8 +83,9 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, checkGet: boole
   if (integerField(created.categoryId) !== pet.categoryId) echo('categoryId differs from the one sent', String(pet.categoryId), stringifyJson(created.categoryId))
   if (pet.status !== undefined && created.status !== pet.status) echo('status differs from the one sent', pet.status, stringifyJson(created.status))
 
-  if (!checkGet) return outcome
-  const get = await api.getPet(id)
+  if (!readBack) return outcome
+  const eventual = await readBack(id)
+  const get = eventual.exchange
   outcome.exchanges.push(get)
   outcome.decided.push('createPet/round-trip-get')
   const read = get.response?.status === 200 ? petOf(get) : undefined
@@ -92,7 +97,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, checkGet: boole
     (pet.status === undefined || read.status === created.status)
   if (!same) {
     outcome.failures['createPet/round-trip-get'] = {
-      message: `GET /pets/${id} does not return the pet just created`,
+      message: eventual.found ? `GET /pets/${id} does not return the pet just created` : `GET /pets/${id} did not answer 200 ${windowWords(eventual)}`,
       expected: `200 with ${stringifyJson(created)}`,
       actual: describeAnswer(get),
       exchange: get,
@@ -180,13 +185,22 @@ async function run<T, K extends string>(check: Check, property: NamedProperty<T,
 export function validBodyProperties(check: Check): Promise<Array<NamedProperty<ValidNewPet, ValidBodyRequirement>>> {
   const checkGet = !getPetRemoved(check)
   return check.once('generated:valid-bodies', async (api) => {
+    const readBack: ReadBack = (id) =>
+      check.eventually(
+        `GET /pets/${id} of a generated pet`,
+        (reader) => reader.getPet(id),
+        (exchange) => exchange.response?.status === 200,
+        api,
+      )
     const cases = new GeneratedCases<ValidNewPet, ValidBodyRequirement>({
       arbitrary: validNewPetArbitrary({ categoryIds: check.context.categoryIds }),
       seed: check.context.seed,
       numRuns: check.context.numRuns,
-      concurrency: check.context.concurrency,
+      // Every case in flight: the HTTP client still bounds requests to --concurrency, and a case waiting
+      // out a lagging replica (the consistency window) holds no request meanwhile.
+      concurrency: Math.max(check.context.concurrency, check.context.numRuns),
       key: renderValidNewPet,
-      evaluate: (pet) => evaluateValid(api, pet, checkGet),
+      evaluate: (pet) => evaluateValid(api, pet, checkGet ? readBack : undefined),
       shrinkBudget: SHRINK_BUDGET,
     })
     return [await run(check, { name: 'valid', cases })]

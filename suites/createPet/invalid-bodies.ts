@@ -47,3 +47,15 @@ export const INVALID_BODIES: InvalidBody[] = [
   { rule: 'body is malformed JSON', body: (_c, m) => ({ raw: `{"name": ${JSON.stringify(m.name)}, "categoryId": ${m.categoryId},` }), findBy: 'name' },
   { rule: 'body is empty', body: () => ({ raw: '' }) },
 ]
+
+/**
+ * The edges of the body space (policy §2): the empty object, unknown properties only, and each required
+ * field alone. Invalid like any other body; `{}` and the unknown-only body carry nothing a stored pet would
+ * show, so for them only the answer itself can show a creation.
+ */
+export const EDGE_BODIES: InvalidBody[] = [
+  { rule: 'the empty object {}', body: () => json({}) },
+  { rule: 'unknown properties only', body: (_c, m) => json({ nickname: m.name, colour: 'grey' }) },
+  { rule: 'name alone', body: (_c, m) => json({ name: m.name }), findBy: 'name' },
+  { rule: 'categoryId alone', body: (_c, m) => json({ categoryId: m.categoryId }), findBy: 'categoryId' },
+]

@@ -1,17 +1,40 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { isJsonObject, type JsonValue } from '../../lib/http/json.js'
-import { INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
+import { EDGE_BODIES, INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
 import { searchRefusedPet } from './refused-pet-search.js'
+
+const ALL_BODIES = [...INVALID_BODIES, ...EDGE_BODIES]
 
 /** A category id no real pet is likely to have, distinct per rule, so a wrongly stored pet can be found. */
 function markerOf(check: Check, rule: string): InvalidMarker {
-  const index = INVALID_BODIES.findIndex((body) => body.rule === rule)
+  const index = ALL_BODIES.findIndex((body) => body.rule === rule)
   return { name: check.petName(`invalid-${index}`), categoryId: 7_770_000_000_000n + BigInt(check.context.seed) * 100n + BigInt(index) }
 }
 
 function send(check: Check, invalid: InvalidBody) {
   return check.shared(`invalid:${invalid.rule}`, (api) => api.createPet(invalid.body(check, markerOf(check, invalid.rule))))
+}
+
+/** Refused, and nothing stored from it: a 2xx answer means the pet was accepted; else the marker is looked for where the pet would show. */
+async function expectNothingCreated(check: Check, invalid: InvalidBody): Promise<void> {
+  const marker = markerOf(check, invalid.rule)
+  const post = await send(check, invalid)
+  check.expect.that(!(post.response && post.response.status < 300), `POST /pets (${invalid.rule}) was answered ${post.response?.status}: the pet was accepted`, {
+    exchange: post,
+    expected: '400 and nothing created',
+    actual: `${post.response?.status}`,
+  })
+  if (invalid.findBy === undefined) return
+  const body = invalid.body(check, marker)
+  const sentStatus = 'json' in body && isJsonObject(body.json) ? body.json.status : undefined
+  const search = await searchRefusedPet(check.api, marker, invalid.findBy, sentStatus as JsonValue | undefined)
+  check.expect.that(search.found === undefined, `POST /pets (${invalid.rule}) was refused but pet ${search.found?.pet.id} was stored from it`, {
+    ...(search.found ? { exchange: search.found.exchange } : {}),
+    expected: 'no pet carrying the refused body’s marker',
+    actual: `pet ${search.found?.pet.id}`,
+  })
+  check.require(search.decided, 'the list that would show the pet holds 100 pets or more, so it may be incomplete')
 }
 
 describe('createPet: an invalid NewPet', () => {
@@ -23,21 +46,15 @@ describe('createPet: an invalid NewPet', () => {
 
   test.for(INVALID_BODIES.filter((invalid) => invalid.findBy !== undefined))('[createPet/invalid-body-not-created] $rule: no pet is created', async (invalid, { check }) => {
     check.requireWrites()
-    const marker = markerOf(check, invalid.rule)
-    const post = await send(check, invalid)
-    check.expect.that(!(post.response && post.response.status < 300), `POST /pets (${invalid.rule}) was answered ${post.response?.status}: the pet was accepted`, {
-      exchange: post,
-      expected: '400 and nothing created',
-      actual: `${post.response?.status}`,
-    })
-    const body = invalid.body(check, marker)
-    const sentStatus = 'json' in body && isJsonObject(body.json) ? body.json.status : undefined
-    const search = await searchRefusedPet(check.api, marker, invalid.findBy ?? 'name', sentStatus as JsonValue | undefined)
-    check.expect.that(search.found === undefined, `POST /pets (${invalid.rule}) was refused but pet ${search.found?.pet.id} was stored from it`, {
-      ...(search.found ? { exchange: search.found.exchange } : {}),
-      expected: 'no pet carrying the refused body’s marker',
-      actual: `pet ${search.found?.pet.id}`,
-    })
-    check.require(search.decided, 'the list that would show the pet holds 100 pets or more, so it may be incomplete')
+    await expectNothingCreated(check, invalid)
+  })
+})
+
+describe('createPet: the edges of the body space', () => {
+  test.for(EDGE_BODIES)('[createPet/invalid-body-edges] $rule: answered exactly 400 with an Error body, and nothing created', async (invalid, { check }) => {
+    check.requireWrites()
+    const exchange = await send(check, invalid)
+    check.expect.errorAnswer(exchange, 400, `POST /pets (${invalid.rule})`)
+    await expectNothingCreated(check, invalid)
   })
 })

@@ -1,9 +1,14 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import { listedPets } from '../../lib/data/store-survey.js'
+import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import { knownIds, unknownIdCandidates } from '../fixtures.js'
 
 const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
+
+/** Ids at the edges of int64 and their neighbours (policy §2): where parsing, signs and overflow go wrong. */
+const EDGE_IDS = [0n, 1n, -1n, INT64_MIN, INT64_MIN + 1n, INT64_MAX, INT64_MAX - 1n]
 
 /** GET /pets/{id} of up to three pets the survey saw, each sent once per run. */
 async function getKnownPets(check: Check) {
@@ -61,6 +66,40 @@ describe('getPet: one pet by id', () => {
   test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/%s is answered 400 or 404 with an Error body', async (petId, { check }) => {
     const exchange = await check.api.getPet(petId)
     check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${petId}`)
+  })
+
+  test.for(EDGE_IDS.map(String))('[getPet/int64-edge-ids] GET /pets/%s answers the pet when a list shows it, else 404 (or 400) with an Error body', async (text, { check }) => {
+    const id = BigInt(text)
+    const survey = await check.survey()
+    const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+    if (survey.pets.has(id)) {
+      check.expect.status(exchange, 200, `GET /pets/${id} (a pet the lists show)`)
+      const pet = check.expect.petObject(exchange)
+      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
+        exchange,
+        expected: `id ${id}`,
+        actual: stringifyJson(pet.id),
+      })
+      return
+    }
+    const status = exchange.response?.status ?? 0
+    if (status >= 200 && status < 300) {
+      const pet = check.expect.petObject(exchange)
+      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} was answered ${status} with the pet with id ${stringifyJson(pet.id)}`, {
+        exchange,
+        expected: `404 (or 400), or the pet with id ${id}`,
+        actual: stringifyJson(pet.id),
+      })
+      // A 200 naming the very id asked for: the pet exists unless the lists show the whole store.
+      const wholeStore = listedPets(survey.limit100).length < 100 && survey.limit100.response?.status === 200
+      check.expect.that(!wholeStore, `GET /pets/${id} was answered ${status} although no pet holds that id (the lists show the whole store, ${survey.lowerBound} pets)`, {
+        exchange,
+        expected: '404 (or 400) with an Error body',
+        actual: `${status} with a pet`,
+      })
+      check.inconclusive(`GET /pets/${id} was answered ${status} with a pet of that id, and the store holds more pets than a list shows, so it may exist`)
+    }
+    check.expect.errorAnswer(exchange, [404, 400], `GET /pets/${id}`)
   })
 
   test('[getPet/deprecation-headers] Deprecation and Sunset headers are recorded', async ({ check }) => {

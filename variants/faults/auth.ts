@@ -97,4 +97,79 @@ export const authFaults: Variant[] = [
       return { ...answer, headers }
     }),
   },
+  {
+    name: 'key-accepted-as-api-key-parameter',
+    description: 'the key is also read from the api_key query parameter',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => request.query.get('api_key') === apiKey),
+  },
+  {
+    name: 'key-accepted-as-access-token-parameter',
+    description: 'the key is also read from the access_token query parameter (OAuth style)',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => request.query.get('access_token') === apiKey),
+  },
+  {
+    name: 'key-accepted-in-cookie',
+    description: 'the key is also read from an access_token cookie',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => (request.headers.cookie ?? '').split(/;\s*/).includes(`access_token=${apiKey}`)),
+  },
+  {
+    name: 'key-accepted-in-x-api-key',
+    description: 'the key is also read from an X-API-Key header',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => request.headers['x-api-key'] === apiKey),
+  },
+  {
+    name: 'key-accepted-without-scheme',
+    description: '"Authorization: <key>" with no scheme is accepted',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => request.headers.authorization === apiKey),
+  },
+  {
+    name: 'key-accepted-as-basic-password',
+    description: 'Basic credentials whose password is the key are accepted',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => {
+      const encoded = /^basic +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+      return encoded !== undefined && Buffer.from(encoded, 'base64').toString('utf8').split(':')[1] === apiKey
+    }),
+  },
+  {
+    name: 'trailing-slash-unguarded',
+    description: 'the auth layer guards /pets and /pets/{id} exactly, while the router also serves them with a trailing slash',
+    catches: ['auth/path-spelling-refused'],
+    wrap: routedWithoutAuth((path) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : undefined)),
+  },
+  {
+    name: 'case-insensitive-router-unguarded',
+    description: 'the router matches paths in any letter case, the auth layer only the exact spelling',
+    catches: ['auth/path-spelling-refused'],
+    wrap: routedWithoutAuth((path) => (path !== path.toLowerCase() ? path.toLowerCase() : undefined)),
+  },
+  {
+    name: 'doubled-slash-unguarded',
+    description: 'the router collapses doubled slashes, the auth layer does not',
+    catches: ['auth/path-spelling-refused'],
+    wrap: routedWithoutAuth((path) => (path.includes('//') ? path.replace(/\/{2,}/g, '/') : undefined)),
+  },
+  {
+    name: 'percent-decoding-router-unguarded',
+    description: 'the router decodes percent-encoded letters, the auth layer compares the raw path',
+    catches: ['auth/path-spelling-refused'],
+    wrap: routedWithoutAuth((path) => (/%[0-9a-f]{2}/i.test(path) ? decodeURIComponent(path) : undefined)),
+  },
 ]
+
+/**
+ * An auth layer that guards only the canonical spelling of a path, in front of a router that also serves
+ * other spellings: `canonical` gives the path the router would serve, or undefined for a canonical one.
+ */
+function routedWithoutAuth(canonical: (path: string) => string | undefined): Variant['wrap'] {
+  return (reference, { apiKey }) =>
+    async (request) => {
+      const served = canonical(request.path)
+      return served === undefined ? reference(request) : reference(withValidKey({ ...request, path: served }, apiKey))
+    }
+}

@@ -8,7 +8,7 @@ import { isJsonObject, JsonNumber, parseJson, stringifyJson } from '../../lib/ht
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
 import { PetStore } from '../../reference/pet-store.js'
-import { isCreatePet, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
+import { createdId, isCreatePet, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
 export const createPetFaults: Variant[] = [
   {
@@ -146,4 +146,102 @@ export const createPetFaults: Variant[] = [
         return taken ? errorResponse(500, 'internal', 'duplicate key value violates unique constraint') : reference(request)
       },
   },
+  {
+    name: 'client-id-honoured',
+    description: 'an id sent in the body is used for the new pet when no pet holds it',
+    catches: ['createPet/client-id-not-honoured'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
+        const answer = await reference(request)
+        const id = createdId(answer)
+        if (sentId === undefined || id === undefined || store.get(sentId)) return answer
+        store.rekey(id, sentId)
+        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id: sentId } : body))
+      },
+  },
+  {
+    name: 'client-id-overwrites',
+    description: 'a create that carries the id of an existing pet replaces that pet (201 with its id)',
+    catches: ['createPet/client-id-not-honoured'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
+        const answer = await reference(request)
+        const id = createdId(answer)
+        if (sentId === undefined || id === undefined || !store.get(sentId)) return answer
+        store.rekey(id, sentId)
+        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id: sentId } : body))
+      },
+  },
+  {
+    name: 'client-id-updates-existing',
+    description: 'a create that carries the id of an existing pet gets a new id, but also writes its fields into that pet',
+    catches: ['createPet/client-id-not-honoured'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
+        const answer = await reference(request)
+        const id = createdId(answer)
+        const created = id === undefined ? undefined : store.get(id)
+        if (sentId !== undefined && created && store.get(sentId)) store.update(sentId, { ...created })
+        return answer
+      },
+  },
+  {
+    name: 'client-id-refused-422',
+    description: 'a NewPet that carries an id is refused with 422 (the policy allows 201 or 400)',
+    catches: ['createPet/client-id-not-honoured', 'createPet/client-id-accepted'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && sentIdOf(request.body) !== undefined ? errorResponse(422, 'unprocessable', 'id must not be sent') : reference(request),
+  },
+  {
+    name: 'no-known-field-defaults',
+    description: 'a body object with none of name, categoryId, status ({} or unknown properties only) creates a pet with defaults',
+    catches: ['createPet/invalid-body-edges'],
+    wrap: rewritingNewPet((fields) => (['name', 'categoryId', 'status'].some((key) => key in fields) ? fields : { ...fields, name: '', categoryId: new JsonNumber('0') })),
+  },
+  {
+    name: 'single-field-accepted',
+    description: 'a body with only name, or only categoryId, is taken as a pet with the other defaulted',
+    catches: ['createPet/invalid-body-edges'],
+    wrap: rewritingNewPet((fields) => {
+      const keys = Object.keys(fields)
+      if (keys.length !== 1) return fields
+      return keys[0] === 'name' ? { ...fields, categoryId: new JsonNumber('0') } : keys[0] === 'categoryId' ? { ...fields, name: 'unnamed' } : fields
+    }),
+  },
+  {
+    name: 'ids-racy-under-concurrency',
+    description: 'the id is read (store size + 1) before the write completes, so creates that overlap get the same id and the later one overwrites the earlier',
+    catches: ['createPet/concurrent-creates', 'createPet/ids-unique'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        if (!isCreatePet(request)) return reference(request)
+        const id = BigInt(store.size) + 1n
+        // The write happens a turn later, as it would after a database round trip.
+        await new Promise((resolve) => setImmediate(resolve))
+        const answer = await reference(request)
+        const assigned = createdId(answer)
+        if (assigned === undefined) return answer
+        store.rekey(assigned, id)
+        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id } : body))
+      },
+  },
+  {
+    name: 'replica-lags-8s',
+    description: 'reads come from a replica 8 s behind the writes: longer than the 5 s consistency window',
+    catches: ['createPet/round-trip-get', 'createPet/created-pet-listed'],
+    wrap: lagsBehindWrites(8_000),
+  },
 ]
+
+/** The integer id a POST body carries, if any. */
+function sentIdOf(body: string): bigint | undefined {
+  const parsed = parseJson(body)
+  return parsed.ok && isJsonObject(parsed.value) && parsed.value.id instanceof JsonNumber ? parsed.value.id.integer : undefined
+}

@@ -81,4 +81,29 @@ export const getPetFaults: Variant[] = [
       return lenient ? reference({ ...request, path: `/pets/${lenient}` }) : reference(request)
     },
   },
+  {
+    name: 'min-int64-500',
+    description: 'GET /pets/-9223372036854775808 fails with 500: taking the absolute value overflows',
+    catches: ['getPet/int64-edge-ids'],
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && request.path === '/pets/-9223372036854775808' ? errorResponse(500, 'internal', 'integer overflow') : reference(request),
+  },
+  {
+    name: 'id-zero-means-first',
+    description: 'GET /pets/0 answers the first pet of the store (0 read as "no id given")',
+    catches: ['getPet/int64-edge-ids'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const [first] = store.list({ limit: 1 })
+        return isGetPet(request) && request.path === '/pets/0' && first && !store.get(0n) ? reference({ ...request, path: `/pets/${first.id}` }) : reference(request)
+      },
+  },
+  {
+    name: 'negative-id-absolute',
+    description: 'GET /pets/-N answers pet N: the sign is dropped',
+    catches: ['getPet/int64-edge-ids'],
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && /^\/pets\/-\d+$/.test(request.path) ? reference({ ...request, path: request.path.replace('/-', '/') }) : reference(request),
+  },
 ]

@@ -141,4 +141,28 @@ export const listPetsFaults: Variant[] = [
     store: () => new PetStore(2n ** 60n + 1n),
     wrap: mapAnswers((answer, request) => (isListPets(request) && answer.status === 200 ? { ...answer, body: JSON.stringify(JSON.parse(answer.body)) } : answer)),
   },
+  {
+    name: 'filter-forgets-default-limit',
+    description: 'status=S without limit returns up to 100 pets of S: the filter path forgets the default page of 20',
+    catches: ['listPets/filter-and-default-limit'],
+    wrap: overridesValidList((request, context) => (request.query.has('status') && !request.query.has('limit') ? listWith(request, context, 100) : undefined)),
+  },
+  {
+    name: 'filter-ignores-limit',
+    description: 'with a status filter, limit is ignored and up to 100 pets of S come back',
+    catches: ['listPets/filter-and-limit'],
+    wrap: overridesValidList((request, context) => (request.query.has('status') && request.query.has('limit') ? listWith(request, context, 100) : undefined)),
+  },
+  {
+    name: 'limit-drops-filter',
+    description: 'with limit given, the status filter is dropped',
+    catches: ['listPets/status-filter-matches'],
+    wrap: (reference) => async (request) => (isListPets(request) && request.query.has('limit') ? reference(withoutParameter(request, 'status')) : reference(request)),
+  },
+  {
+    name: 'filter-needs-limit',
+    description: 'the status filter is applied only when a limit is given too',
+    catches: ['listPets/status-filter-matches'],
+    wrap: (reference) => async (request) => (isListPets(request) && !request.query.has('limit') ? reference(withoutParameter(request, 'status')) : reference(request)),
+  },
 ]

@@ -1,0 +1,25 @@
+/** The report of createPet/read-your-writes-lag: the lags the run's reads of created pets saw. */
+import type { LagLog } from '../data/eventual-reads.js'
+import type { CheckReport } from './check-result.js'
+
+/** What the run saw of lags, as the report of createPet/read-your-writes-lag; undefined when no created pet was read. */
+export function lagReport(log: LagLog, windowMs: number): CheckReport | undefined {
+  const { reads } = log
+  if (reads === 0) return undefined
+  const longest = log.lags.reduce<(typeof log.lags)[number] | undefined>((max, lag) => (max === undefined || lag.ms > max.ms ? lag : max), undefined)
+  const observations = [
+    longest
+      ? `longest lag: ${longest.ms} ms (${longest.what}, after ${longest.reads} reads); ${log.lags.length} of ${reads} reads of created pets had to wait (window ${windowMs} ms)`
+      : `every one of ${reads} reads of created pets found the pet at once (window ${windowMs} ms)`,
+    ...(log.missing.length > 0 ? [`still missing when the window closed: ${log.missing.slice(0, 5).join('; ')}`] : []),
+  ]
+  return {
+    requirementId: 'createPet/read-your-writes-lag',
+    title: '[createPet/read-your-writes-lag] the lag of reads of created pets, over the whole run',
+    outcome: 'pass',
+    observations,
+    incidental: [],
+    exchangeIds: [],
+    assertions: 0,
+  }
+}

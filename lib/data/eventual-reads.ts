@@ -1,0 +1,79 @@
+/**
+ * Reads of a pet the run created, within the consistency window (policy §2): a service may answer from a
+ * replica that lags behind its writes. The read is sent at once, and repeated with backoff while what it
+ * looks for is missing, a bounded number of times, until the window closes. Nothing waits when the pet is
+ * already there. Every lag seen is recorded, and the run reports the longest (an INFO requirement).
+ * Once a pet has stayed missing for a whole window, later reads look once: the target has shown that it
+ * does not show pets within the window, and waiting again would only stretch the run.
+ */
+import type { OperationExchange } from '../spec/petstore-api.js'
+
+/** Most reads of one pet within a window: the first, then the retries. */
+export const MAX_READS = 8
+/** The first wait between reads; each next wait doubles. */
+const FIRST_BACKOFF_MS = 100
+
+export interface EventualRead {
+  /** The last read: the one that found the pet, or the last one sent before the window closed. */
+  exchange: OperationExchange
+  found: boolean
+  reads: number
+  /** From the first read's start to the read that found the pet, or to the last read. */
+  waitedMs: number
+  windowMs: number
+  /** True when the read looked only once because an earlier pet had already used up a window. */
+  windowSpent: boolean
+}
+
+/** How long a read looked, for a failure's message: "within the consistency window of 5000 ms (8 reads over 5120 ms)". */
+export function windowWords(read: EventualRead): string {
+  const reads = `${read.reads} ${read.reads === 1 ? 'read' : 'reads'} over ${read.waitedMs} ms`
+  return `within the consistency window of ${read.windowMs} ms (${reads}${read.windowSpent ? '; read once: an earlier pet already stayed missing for a whole window' : ''})`
+}
+
+/** The lags the checks of one run saw; one per read that had to be repeated. */
+export class LagLog {
+  /** Reads of created pets within the window (each may have sent several requests). */
+  reads = 0
+  readonly lags: Array<{ what: string; ms: number; reads: number }> = []
+  readonly missing: string[] = []
+}
+
+/** The waits between reads within a window: doubling from 100 ms, at most MAX_READS - 1 of them, their sum within the window. */
+export function backoffSchedule(windowMs: number): number[] {
+  const waits: number[] = []
+  let total = 0
+  for (let wait = FIRST_BACKOFF_MS; waits.length < MAX_READS - 1 && total < windowMs; wait *= 2) {
+    const next = Math.min(wait, windowMs - total)
+    waits.push(next)
+    total += next
+  }
+  return waits
+}
+
+export async function readWithinWindow(
+  windowMs: number,
+  what: string,
+  read: () => Promise<OperationExchange>,
+  found: (exchange: OperationExchange) => boolean,
+  log: LagLog,
+  /** False for a read that prepares data (seeding): its miss is no evidence that the target loses pets. */
+  missIsEvidence = true,
+): Promise<EventualRead> {
+  log.reads += 1
+  const started = performance.now()
+  let exchange = await read()
+  let reads = 1
+  const schedule = log.missing.length > 0 ? [] : backoffSchedule(windowMs)
+  for (const wait of schedule) {
+    if (found(exchange)) break
+    await new Promise((resolve) => setTimeout(resolve, wait))
+    exchange = await read()
+    reads += 1
+  }
+  const ok = found(exchange)
+  const waitedMs = Math.round(performance.now() - started)
+  if (ok && reads > 1) log.lags.push({ what, ms: waitedMs, reads })
+  if (!ok && missIsEvidence) log.missing.push(what)
+  return { exchange, found: ok, reads, waitedMs, windowMs, windowSpent: schedule.length === 0 && windowMs > 0 }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, test } from 'vitest'
+import { backoffSchedule, LagLog, MAX_READS, readWithinWindow, windowWords } from '../../lib/data/eventual-reads.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+
+/** A read that finds the pet from its `foundFrom`-th call on (1-based); never, when undefined. */
+function readsFinding(foundFrom: number | undefined) {
+  let calls = 0
+  const read = async () => {
+    calls += 1
+    return { id: calls, response: { status: foundFrom !== undefined && calls >= foundFrom ? 200 : 404 } } as unknown as OperationExchange
+  }
+  return { read, found: (exchange: OperationExchange) => exchange.response?.status === 200, calls: () => calls }
+}
+
+describe('reads of created pets within the consistency window (policy §2, consistency)', () => {
+  test('the waits double from 100 ms, stay within the window and never exceed the bounded number of reads', () => {
+    expect(backoffSchedule(5_000)).toEqual([100, 200, 400, 800, 1600, 1900])
+    expect(backoffSchedule(0)).toEqual([])
+    expect(backoffSchedule(250)).toEqual([100, 150])
+    for (const window of [1, 999, 60_000, 600_000]) {
+      const waits = backoffSchedule(window)
+      expect(waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThanOrEqual(window)
+      expect(waits.length).toBeLessThanOrEqual(MAX_READS - 1)
+    }
+  })
+
+  test('a pet already there is read once, with no wait and no lag recorded', async () => {
+    const log = new LagLog()
+    const target = readsFinding(1)
+    const read = await readWithinWindow(5_000, 'GET /pets/1', target.read, target.found, log)
+    expect(read).toMatchObject({ found: true, reads: 1 })
+    expect(target.calls()).toBe(1)
+    expect(log.lags).toEqual([])
+  })
+
+  test('a window of 0 means read-your-writes at once: one read, and a miss is a miss', async () => {
+    const log = new LagLog()
+    const target = readsFinding(2)
+    const read = await readWithinWindow(0, 'GET /pets/1', target.read, target.found, log)
+    expect(read).toMatchObject({ found: false, reads: 1 })
+    expect(log.missing).toEqual(['GET /pets/1'])
+  })
+
+  test('a pet that shows on the third read is found, and its lag is recorded', async () => {
+    const log = new LagLog()
+    const target = readsFinding(3)
+    const read = await readWithinWindow(5_000, 'GET /pets/7', target.read, target.found, log)
+    expect(read).toMatchObject({ found: true, reads: 3 })
+    expect(log.lags).toEqual([{ what: 'GET /pets/7', ms: read.waitedMs, reads: 3 }])
+  })
+
+  test('a pet that never shows is read a bounded number of times; once a window is spent, later reads look once', async () => {
+    const log = new LagLog()
+    const first = readsFinding(undefined)
+    const missed = await readWithinWindow(400, 'GET /pets/1', first.read, first.found, log)
+    expect(missed).toMatchObject({ found: false, windowSpent: false })
+    expect(first.calls()).toBe(backoffSchedule(400).length + 1)
+    expect(windowWords(missed)).toMatch(/^within the consistency window of 400 ms \(4 reads over \d+ ms\)$/)
+    const second = readsFinding(undefined)
+    const after = await readWithinWindow(400, 'GET /pets/2', second.read, second.found, log)
+    expect(after).toMatchObject({ found: false, reads: 1, windowSpent: true })
+    expect(windowWords(after)).toMatch(/read once: an earlier pet already stayed missing for a whole window/)
+  })
+
+  test('a miss while preparing data (seeding) is no evidence: later reads still wait', async () => {
+    const log = new LagLog()
+    const seeding = readsFinding(undefined)
+    await readWithinWindow(200, 'seeded pets', seeding.read, seeding.found, log, false)
+    expect(log.missing).toEqual([])
+    const next = readsFinding(2)
+    expect(await readWithinWindow(200, 'GET /pets/3', next.read, next.found, log)).toMatchObject({ found: true, reads: 2 })
+  })
+})
