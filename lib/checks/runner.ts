@@ -18,6 +18,8 @@ export interface RunChecksOptions {
   checkTimeoutMs: number
   /** Aborted when the run's deadline passes: checks not finished by then stop without a verdict. */
   deadline: AbortSignal
+  /** Called as each check starts, with how many have finished. */
+  onProgress?: (done: number, total: number, title: string) => void
 }
 
 export const DEADLINE_REASON = 'the run deadline passed before this check finished'
@@ -52,9 +54,13 @@ export function selectedChecks(definitions: readonly CheckDefinition[], filter: 
 }
 
 export async function runChecks(definitions: readonly CheckDefinition[], state: RunState, options: RunChecksOptions): Promise<CheckReport[]> {
-  return mapConcurrently(selectedChecks(definitions, options.filter), options.concurrency, async (definition) => {
+  const selected = selectedChecks(definitions, options.filter)
+  let done = 0
+  return mapConcurrently(selected, options.concurrency, async (definition) => {
+    options.onProgress?.(done, selected.length, definition.title)
     const check = new Check(state, definition.title)
-    if (options.deadline.aborted) return check.report({ state: 'inconclusive', reason: DEADLINE_REASON })
-    return check.report(await settle(check, definition, options))
+    const report = options.deadline.aborted ? check.report({ state: 'inconclusive', reason: DEADLINE_REASON }) : check.report(await settle(check, definition, options))
+    done += 1
+    return report
   })
 }

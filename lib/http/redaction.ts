@@ -4,7 +4,8 @@ export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY'
 export type Redactor = (text: string) => string
 
 export function createRedactor(apiKey: string | undefined): Redactor {
-  if (!apiKey) return (text) => text
+  // A blank key is refused by the configuration; masking it would mask every space.
+  if (!apiKey || apiKey.trim() === '') return (text) => text
   const forms = [
     apiKey,
     encodeURIComponent(apiKey),

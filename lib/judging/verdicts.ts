@@ -32,6 +32,8 @@ export interface RequirementResult {
   retried: string[]
   /** Against a baseline run, when one was given. */
   change?: Change
+  /** The broken answer this requirement failed from, when others failed from it too (see root-causes.ts). */
+  rootCause?: string
 }
 
 /** Most failures kept per requirement in reports. */
@@ -98,6 +100,14 @@ export function judgeAll(reports: readonly CheckReport[], now: Date, filter: rea
   return requirements.map((req) => judge(req, reports, now, filter))
 }
 
+/** Every requirement of a run that stopped before judging: what the filter selected is inconclusive with the stop reason. */
+export function unjudged(reason: string, now: Date, filter: readonly string[]): RequirementResult[] {
+  return requirements.map((req) => {
+    const result = judge(req, [], now, filter)
+    return result.verdict === 'inconclusive' ? { ...result, reasons: [reason] } : result
+  })
+}
+
 /** A verdict that says the requirement did not hold: a MUST failed or a SHOULD warned. */
 export function isFlagged(verdict: Verdict | undefined): boolean {
   return verdict === 'fail' || verdict === 'warn'
@@ -114,13 +124,19 @@ export function summarise(results: readonly RequirementResult[]): Summary {
 export const EXIT = { conformant: 0, nonConformant: 1, usage: 2, harness: 3 } as const
 
 /**
- * 1 when a MUST failed (or, strict, a SHOULD warned); 3 when the harness failed; else 0. With
- * `onlyNewFailures`, a failure that the baseline already had does not count.
+ * Whether a requirement's verdict counts against the run: a MUST that failed, or (strict) a SHOULD that
+ * warned; with `onlyNewFailures`, only when the baseline did not already have it. The exit code and
+ * junit.xml's failure elements both follow this one rule, so they always agree.
  */
+export function countsAgainstRun(result: RequirementResult, strict: boolean, onlyNewFailures = false): boolean {
+  const flagged = result.verdict === 'fail' || (strict && result.verdict === 'warn')
+  return flagged && (!onlyNewFailures || result.change === 'new-failure')
+}
+
+/** 1 when a requirement counts against the run (see countsAgainstRun); 3 when the harness failed; else 0. */
 export function exitCodeOf(results: readonly RequirementResult[], strict: boolean, harnessFailed: boolean, onlyNewFailures = false): number {
-  const counts = (result: RequirementResult) => !onlyNewFailures || result.change === 'new-failure'
-  if (results.some((result) => result.verdict === 'fail' && counts(result))) return EXIT.nonConformant
+  if (results.some((result) => result.verdict === 'fail' && countsAgainstRun(result, strict, onlyNewFailures))) return EXIT.nonConformant
   if (harnessFailed || results.some((result) => result.harnessErrors.length > 0)) return EXIT.harness
-  if (strict && results.some((result) => result.verdict === 'warn' && counts(result))) return EXIT.nonConformant
+  if (results.some((result) => countsAgainstRun(result, strict, onlyNewFailures))) return EXIT.nonConformant
   return EXIT.conformant
 }

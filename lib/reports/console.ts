@@ -1,4 +1,5 @@
 /** What the console shows: the run's setting, one line per requirement, and the verdict. */
+import { counted, headlineLine } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
@@ -18,10 +19,11 @@ function oneLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
 
-function detail(result: RequirementResult): string {
+function detail(result: RequirementResult, firstOfCause: ReadonlySet<string>): string {
   switch (result.verdict) {
     case 'fail':
     case 'warn': {
+      if (result.rootCause && !firstOfCause.has(result.id)) return `\n      failed from the root cause: ${result.rootCause}`
       const first = result.failures[0]
       const more = result.failedChecks > 1 ? ` (+${result.failedChecks - 1} more)` : ''
       return first
@@ -38,11 +40,20 @@ function detail(result: RequirementResult): string {
 }
 
 export function renderRequirementLines(results: readonly RequirementResult[]): string {
+  // The first requirement of each root cause shows its evidence; the others point at the cause.
+  const firstOfCause = new Set<string>()
+  const seen = new Set<string>()
+  for (const result of results) {
+    if (result.rootCause && !seen.has(result.rootCause)) {
+      seen.add(result.rootCause)
+      firstOfCause.add(result.id)
+    }
+  }
   return results
     .filter((result) => result.verdict !== 'untestable' && result.verdict !== 'skipped')
     .map(
       (result) =>
-        `  ${MARK[result.verdict].padEnd(12)} ${result.level.padEnd(6)} ${result.id}${result.checks ? ` (${result.checks} checks${result.retried.length ? `, ${result.retried.length} retried requests` : ''})` : ''}${detail(result)}`,
+        `  ${MARK[result.verdict].padEnd(12)} ${result.level.padEnd(6)} ${result.id}${result.checks ? ` (${counted(result.checks, 'check')}${result.retried.length ? `, ${counted(result.retried.length, 'retried request')}` : ''})` : ''}${detail(result, firstOfCause)}`,
     )
     .join('\n')
 }
@@ -51,8 +62,15 @@ export function renderSummary(run: RunResult): string {
   const s = run.summary
   return [
     `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
-    `Verdict: ${run.verdict.toUpperCase()} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
+    `Verdict: ${headlineLine(run.headline)} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
   ].join('\n')
+}
+
+/** Each broken answer that several requirements failed from, once. */
+export function renderRootCauses(run: RunResult): string {
+  return run.rootCauses
+    .map((cause) => `Root cause: ${cause.cause}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.join(', ')})`)
+    .join('\n')
 }
 
 /** The tally against the baseline, with the requirements that changed. */
@@ -64,7 +82,9 @@ export function renderBaselineTally(run: RunResult): string {
       .filter((result) => result.change === change)
       .map((result) => result.id)
       .join(', ')
-  const lines = [`Against ${baseline.file}: ${baseline.newFailures} new failures, ${baseline.fixed} fixed, ${baseline.stillFailing} still failing, ${baseline.unchanged} unchanged`]
+  const lines = [
+    `Against ${baseline.file}: ${counted(baseline.newFailures, 'new failure')}, ${baseline.fixed} fixed, ${baseline.stillFailing} still failing, ${baseline.unchanged} unchanged`,
+  ]
   if (baseline.newFailures) lines.push(`  new failures: ${named('new-failure')}`)
   if (baseline.fixed) lines.push(`  fixed (expected to fail, now pass): ${named('fixed')}`)
   return lines.join('\n')

@@ -7,6 +7,7 @@
  */
 import type { Failure } from '../checks/check-result.js'
 import type { Evidence } from '../checks/evidence.js'
+import { counted } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
@@ -16,10 +17,12 @@ function escapeHtml(text: string): string {
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'inconclusive', 'pass', 'info', 'skipped', 'untestable']
 
-const HEADLINE: Record<RunResult['verdict'], string> = {
-  conformant: 'CONFORMANT',
-  'non-conformant': 'NON-CONFORMANT',
-  error: 'NO VERDICT (harness error or deadline)',
+/** Failures first, then what needs a look, then the rest: the order of the table. */
+const ORDER: Record<Verdict, number> = { fail: 0, warn: 1, inconclusive: 2, pass: 3, info: 4, skipped: 5, untestable: 6 }
+
+/** Whose words a requirement quotes: the spec's own, or the conformance policy's where it settles a gap. */
+function quoteLabel(result: RequirementResult): string {
+  return result.source.startsWith('CONFORMANCE-POLICY') ? 'The conformance policy says' : 'The spec says'
 }
 
 function headers(record: Record<string, string>): string {
@@ -55,19 +58,23 @@ function failureBlock(failure: Failure): string {
 }
 
 function detailsOf(result: RequirementResult): string {
-  const parts = [`<p><b>${escapeHtml(result.title)}</b></p>`, `<blockquote>${escapeHtml(result.specText)}</blockquote>`]
-  if (result.decision) parts.push(`<p><b>Decision:</b> ${escapeHtml(result.decision)}</p>`)
+  const parts = [
+    `<p><b>${escapeHtml(result.title)}</b></p>`,
+    `<p class="label">${quoteLabel(result)} (${escapeHtml(result.source)}):</p><blockquote>${escapeHtml(result.specText)}</blockquote>`,
+  ]
+  if (result.decision) parts.push(`<p><b>How the policy settles it:</b> ${escapeHtml(result.decision)}</p>`)
   if (result.reasons.length) parts.push(`<p><b>Why ${escapeHtml(result.verdict)}:</b> ${escapeHtml(result.reasons.join('; '))}</p>`)
   if (result.observations.length) parts.push(`<p><b>Recorded:</b></p><ul>${result.observations.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
   if (result.retried.length) parts.push(`<p><b>Retried requests:</b></p><ul>${result.retried.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
   if (result.harnessErrors.length) parts.push(`<p><b>Harness errors:</b></p><pre>${escapeHtml(result.harnessErrors.join('\n'))}</pre>`)
+  if (result.rootCause) parts.push(`<p class="root-cause"><b>Failed from the root cause:</b> ${escapeHtml(result.rootCause)} (named once at the top)</p>`)
   parts.push(...result.failures.map(failureBlock))
   return parts.join('\n')
 }
 
 function row(result: RequirementResult): string {
   const change = result.change && result.change !== 'unchanged' && result.change !== 'new' ? ` <span class="change">${escapeHtml(result.change)}</span>` : ''
-  return `<tr class="requirement" data-verdict="${result.verdict}" data-area="${escapeHtml(result.area)}">
+  return `<tr class="requirement" id="${escapeHtml(result.id)}" data-verdict="${result.verdict}" data-area="${escapeHtml(result.area)}">
 <td>${escapeHtml(result.source)}</td>
 <td><details><summary>${escapeHtml(result.id)}</summary>${detailsOf(result)}</details></td>
 <td>${result.level}</td>
@@ -78,7 +85,8 @@ function row(result: RequirementResult): string {
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1b1b1b; }
-h1 { margin: 0 0 .25rem; } .headline.conformant { color: #176b2c; } .headline.non-conformant { color: #b3261e; } .headline.error { color: #8a5a00; }
+h1 { margin: 0 0 .25rem; } .headline.conformant { color: #176b2c; } .headline.non-conformant { color: #b3261e; } .headline.no-verdict, .headline.not-proven { color: #8a5a00; }
+.headline-note { font-weight: 600; margin: 0 0 .5rem; } .label { color: #555; margin-bottom: 0; } tr:target { outline: 2px solid #1a5fb4; }
 .meta { color: #555; margin-bottom: 1rem; }
 table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ddd; padding: .35rem .5rem; text-align: left; vertical-align: top; }
 td.number { text-align: right; } summary { cursor: pointer; font-family: ui-monospace, monospace; }
@@ -104,13 +112,34 @@ function apply() {
 }
 for (const box of boxes) box.addEventListener('change', apply);
 area.addEventListener('change', apply);
-apply();`
+apply();
+// report.html#<requirement id> opens that requirement.
+function openTarget() {
+  const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (!target) return;
+  target.hidden = false;
+  const details = target.querySelector('details');
+  if (details) details.open = true;
+  target.scrollIntoView();
+}
+window.addEventListener('hashchange', openTarget);
+openTarget();`
+
+/** Broken answers several requirements failed from: named once, with links to the requirements. */
+function rootCauses(run: RunResult): string {
+  if (run.rootCauses.length === 0) return ''
+  const items = run.rootCauses.map(
+    (cause) =>
+      `<li>${escapeHtml(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it: ${cause.requirements.map((id) => `<a href="#${escapeHtml(id)}">${escapeHtml(id)}</a>`).join(', ')}</li>`,
+  )
+  return `<div class="root-causes" id="root-causes"><b>Root causes</b><ul>${items.join('')}</ul></div>`
+}
 
 export function renderHtml(run: RunResult): string {
   const s = run.summary
   const areas = [...new Set(run.requirements.map((result) => result.area))]
   const baseline = run.baseline
-    ? `<p>Against the baseline: <b>${run.baseline.newFailures} new failures</b>, ${run.baseline.fixed} fixed, ${run.baseline.stillFailing} still failing, ${run.baseline.unchanged} unchanged.</p>`
+    ? `<p>Against the baseline: <b>${counted(run.baseline.newFailures, 'new failure')}</b>, ${run.baseline.fixed} fixed, ${run.baseline.stillFailing} still failing, ${run.baseline.unchanged} unchanged.</p>`
     : ''
   return `<!DOCTYPE html>
 <html lang="en">
@@ -118,14 +147,16 @@ export function renderHtml(run: RunResult): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>Pet Store conformance: ${HEADLINE[run.verdict]}</title>
+<title>Pet Store conformance: ${run.headline.text}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<h1 class="headline ${run.verdict}" id="verdict">${HEADLINE[run.verdict]}</h1>
+<h1 class="headline ${run.headline.text.toLowerCase().replace(' ', '-')}" id="verdict">${run.headline.text}</h1>
+${run.headline.note ? `<p class="headline-note" id="headline-note">${escapeHtml(run.headline.note)}</p>` : ''}
 <div class="meta">${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)} · ${escapeHtml(run.profile)} profile against ${escapeHtml(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · started ${escapeHtml(run.startedAt)} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}</div>
 <div class="counts" id="counts">${VERDICTS.map((verdict) => `<span><span class="verdict ${verdict}">${verdict}</span> ${s[verdict]}</span>`).join('')}</div>
 ${baseline}
+${rootCauses(run)}
 ${run.harnessErrors.length ? `<p><b>Harness errors:</b></p><pre>${escapeHtml(run.harnessErrors.join('\n'))}</pre>` : ''}
 <div class="filters">
 <span>Verdict: ${VERDICTS.map((verdict) => `<label><input type="checkbox" name="verdict" value="${verdict}" checked> ${verdict}</label>`).join(' ')}</span>
@@ -135,7 +166,10 @@ ${run.harnessErrors.length ? `<p><b>Harness errors:</b></p><pre>${escapeHtml(run
 <table>
 <thead><tr><th>Spec section</th><th>Requirement</th><th>Level</th><th>Verdict</th><th>Checks</th></tr></thead>
 <tbody>
-${run.requirements.map(row).join('\n')}
+${[...run.requirements]
+  .sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict])
+  .map(row)
+  .join('\n')}
 </tbody>
 </table>
 <script>${SCRIPT}</script>

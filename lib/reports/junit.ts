@@ -4,7 +4,7 @@
  * Requirements judged on every exchange (no check of their own) and untestable ones get one test case each.
  */
 import type { CheckReport, Failure } from '../checks/check-result.js'
-import type { RequirementResult } from '../judging/verdicts.js'
+import { countsAgainstRun, type RequirementResult } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 /** XML 1.0 allows tab, line feed, carriage return and the characters from U+0020 on, less surrogates and U+FFFE/U+FFFF. */
@@ -41,15 +41,11 @@ function baselineProperty(result: RequirementResult): string {
 }
 
 /** One check of a requirement, judged at the requirement's level (a failed SHOULD check is a warning). */
-function checkCase(result: RequirementResult, check: CheckReport): string {
+function checkCase(result: RequirementResult, check: CheckReport, counts: boolean): string {
   const open = `    <testcase classname="${xml(result.id)}" name="${xml(check.title)}">${baselineProperty(result)}`
   switch (check.outcome) {
-    case 'fail': {
-      const text = failuresText(check.failure ? [check.failure] : [])
-      if (result.level === 'MUST')
-        return `${open}\n      <failure message="${xml(`MUST: ${check.failure?.message ?? 'failed'}`)}" type="MUST">${xml(text)}</failure>\n    </testcase>`
-      return `${open}\n      <system-out>${xml(`${result.level === 'SHOULD' ? 'WARNING (SHOULD)' : 'RECORDED (INFO)'}: ${text}`)}</system-out>\n    </testcase>`
-    }
+    case 'fail':
+      return failedCase(open, result, check.failure?.message ?? 'failed', failuresText(check.failure ? [check.failure] : []), counts)
     case 'inconclusive':
       return `${open}\n      <skipped message="${xml(`inconclusive: ${check.reason ?? ''}`)}"/>\n    </testcase>`
     case 'error':
@@ -60,20 +56,26 @@ function checkCase(result: RequirementResult, check: CheckReport): string {
 }
 
 /** A requirement's cases: one per check it ran, or one for the requirement when it has no check of its own. */
-function requirementCases(result: RequirementResult, checks: readonly CheckReport[]): string[] {
+function requirementCases(result: RequirementResult, checks: readonly CheckReport[], counts: boolean): string[] {
   const own = checks.filter((check) => check.requirementId === result.id)
-  if (own.length === 0 || result.verdict === 'skipped' || result.verdict === 'untestable') return [testCase(result)]
-  return own.map((check) => checkCase(result, check))
+  if (own.length === 0 || result.verdict === 'skipped' || result.verdict === 'untestable') return [testCase(result, counts)]
+  return own.map((check) => checkCase(result, check, counts))
 }
 
-function testCase(result: RequirementResult): string {
+/** A failure element when the requirement counts against the run (as the exit code does), else the text of what did not hold. */
+function failedCase(open: string, result: RequirementResult, message: string, text: string, counts: boolean): string {
+  if (counts) return `${open}\n      <failure message="${xml(`${result.level}: ${message}`)}" type="${result.level}">${xml(text)}</failure>\n    </testcase>`
+  const label = result.level === 'MUST' ? 'KNOWN FAILURE (MUST, in the baseline; not counted by --fail-on new)' : result.level === 'SHOULD' ? 'WARNING (SHOULD)' : 'RECORDED (INFO)'
+  return `${open}\n      <system-out>${xml(`${label}: ${text}`)}</system-out>\n    </testcase>`
+}
+
+function testCase(result: RequirementResult, counts: boolean): string {
   const name = `[${result.id}] ${result.title}`
   const open = `    <testcase classname="${xml(result.area)}" name="${xml(name)}">${baselineProperty(result)}`
   switch (result.verdict) {
     case 'fail':
-      return `${open}\n      <failure message="${xml(`${result.level}: ${result.failures[0]?.message ?? 'failed'}`)}" type="${result.level}">${xml(failuresText(result.failures))}</failure>\n    </testcase>`
     case 'warn':
-      return `${open}\n      <system-out>${xml(`WARNING (SHOULD): ${failuresText(result.failures)}`)}</system-out>\n    </testcase>`
+      return failedCase(open, result, result.failures[0]?.message ?? 'failed', failuresText(result.failures), counts)
     case 'inconclusive':
     case 'skipped':
     case 'untestable':
@@ -89,7 +91,9 @@ export function renderJunit(run: RunResult, checks: readonly CheckReport[]): str
   const areas = [...new Set(run.requirements.map((result) => result.area))]
   let totals = { tests: 0, failures: 0, errors: 0 }
   const suites = areas.map((area) => {
-    const cases = run.requirements.filter((result) => result.area === area).flatMap((result) => requirementCases(result, checks))
+    const cases = run.requirements
+      .filter((result) => result.area === area)
+      .flatMap((result) => requirementCases(result, checks, countsAgainstRun(result, run.strict, run.failOn === 'new')))
     const count = (pattern: RegExp) => cases.filter((text) => pattern.test(text)).length
     const [failures, errors, skipped] = [count(/<failure /), count(/<error /), count(/<skipped /)]
     totals = { tests: totals.tests + cases.length, failures: totals.failures + failures, errors: totals.errors + errors }

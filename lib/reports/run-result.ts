@@ -2,6 +2,8 @@
 
 import type { Profile } from '../checks/run-settings.js'
 import type { BaselineSummary } from '../judging/baseline.js'
+import type { Headline } from '../judging/headline.js'
+import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Summary } from '../judging/verdicts.js'
 
 export interface RunResult {
@@ -11,12 +13,17 @@ export interface RunResult {
   profile: Profile
   profileReason: string
   strict: boolean
+  /** `new`: only failures the baseline did not have count against the run (--fail-on new). */
+  failOn: 'any' | 'new'
   seed: number
   startedAt: string
   durationMs: number
   /** The date the run took as today (injectable clock). */
   today: string
   verdict: 'conformant' | 'non-conformant' | 'error'
+  headline: Headline
+  /** Why the run stopped before judging (exit 2 or 3). */
+  stopReason?: string
   exitCode: number
   summary: Summary
   seeding: { created: number; knownBefore: number; note: string }
@@ -28,5 +35,7 @@ export interface RunResult {
   baseline?: BaselineSummary
   /** Where CI keeps this run's reports. */
   artifactsUrl?: string
+  /** Broken answers several requirements failed from, each named once. */
+  rootCauses: RootCause[]
   requirements: RequirementResult[]
 }

@@ -1,14 +1,11 @@
 /** summary.md, for a CI job summary: the verdict, the counts and one line per failed requirement, readable in ten seconds. */
+import { counted, type HeadlineText } from '../judging/headline.js'
 import type { RequirementResult } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
 const SHOWN = 15
 
-const HEADLINE: Record<RunResult['verdict'], string> = {
-  conformant: '✅ CONFORMANT',
-  'non-conformant': '❌ NON-CONFORMANT',
-  error: '⚠️ NO VERDICT (harness error or deadline)',
-}
+const MARK: Record<HeadlineText, string> = { CONFORMANT: '✅', 'NON-CONFORMANT': '❌', 'NOT PROVEN': '❔', 'NO VERDICT': '⚠️' }
 
 /** One line of Markdown text: no line breaks, and no characters that open markup. */
 function inline(text: string, max = 160): string {
@@ -19,7 +16,8 @@ function inline(text: string, max = 160): string {
 
 function failureLine(result: RequirementResult): string {
   const change = result.change === 'new-failure' ? ' **new**' : result.change === 'still-failing' ? ' (known)' : ''
-  return `- \`${result.id}\` ${result.level}${change}: ${inline(result.failures[0]?.message ?? 'failed')}`
+  const why = result.rootCause ? `from the root cause: ${inline(result.rootCause)}` : inline(result.failures[0]?.message ?? 'failed')
+  return `- \`${result.id}\` ${result.level}${change}: ${why}`
 }
 
 export function renderSummaryMarkdown(run: RunResult): string {
@@ -27,8 +25,9 @@ export function renderSummaryMarkdown(run: RunResult): string {
   const failed = run.requirements.filter((result) => result.verdict === 'fail')
   const warned = run.requirements.filter((result) => result.verdict === 'warn')
   const lines = [
-    `## Pet Store conformance: ${HEADLINE[run.verdict]}`,
+    `## Pet Store conformance: ${MARK[run.headline.text]} ${run.headline.text}`,
     '',
+    ...(run.headline.note ? [`**${inline(run.headline.note, 400)}**`, ''] : []),
     `\`${run.profile}\` profile against ${inline(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit ${run.exitCode}`,
     '',
     '| pass | fail | warn | inconclusive | info | skipped | untestable |',
@@ -37,7 +36,11 @@ export function renderSummaryMarkdown(run: RunResult): string {
   ]
   if (run.baseline) {
     const b = run.baseline
-    lines.push('', `Against the baseline: **${b.newFailures} new failures**, ${b.fixed} fixed, ${b.stillFailing} still failing, ${b.unchanged} unchanged.`)
+    lines.push('', `Against the baseline: **${counted(b.newFailures, 'new failure')}**, ${b.fixed} fixed, ${b.stillFailing} still failing, ${b.unchanged} unchanged.`)
+  }
+  if (run.rootCauses.length > 0) {
+    lines.push('', `### Root causes (${run.rootCauses.length})`)
+    for (const cause of run.rootCauses) lines.push(`- ${inline(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it`)
   }
   if (failed.length > 0) {
     lines.push('', `### Failed (${failed.length})`, ...failed.slice(0, SHOWN).map(failureLine))

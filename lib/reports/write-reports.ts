@@ -8,11 +8,14 @@ import { renderJunit } from './junit.js'
 import type { RunResult } from './run-result.js'
 import { renderSummaryMarkdown } from './summary-md.js'
 
+/** The files every run writes to the report directory. */
+export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.html'] as const
+
 /** Write results.json, junit.xml, summary.md and report.html, rendered from a run whose every string passed the redactor, whatever the target echoed. */
 export async function writeReports(dir: string, run: RunResult, checks: readonly CheckReport[], redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const redacted = redactDeep(run, redact)
-  const files = {
+  const files: Record<(typeof REPORT_FILES)[number], string> = {
     'results.json': `${stringifyJson(redacted, 2)}\n`,
     'junit.xml': renderJunit(redacted, redactDeep([...checks], redact)),
     'summary.md': renderSummaryMarkdown(redacted),

@@ -1,10 +1,18 @@
 /**
  * The petstore-conformance command as a function: arguments and environment in, lines out, exit code
  * back. cli/main.ts binds it to the process; self-tests call it in-process with their own environment.
+ * Questions that need no target (--version, --help, --list-requirements) are answered first; a
+ * configuration error is exit 2, with reports written when their folder is known.
  */
 import { randomInt } from 'node:crypto'
+import { createRedactor } from '../http/redaction.js'
 import { EXIT } from '../judging/verdicts.js'
+import { writeReports } from '../reports/write-reports.js'
+import { requirements } from '../spec/catalogue.js'
+import { packageVersion } from '../spec/package-root.js'
+import { assembleRun } from './assemble-run.js'
 import { ConfigError, resolveConfig, USAGE } from './config.js'
+import { planRun } from './dry-run.js'
 import { type RunIo, runConformance } from './run-conformance.js'
 
 export interface CommandSources {
@@ -15,13 +23,75 @@ export interface CommandSources {
   today?: () => Date
 }
 
+/** --list-requirements: one line per requirement, or (--json) the catalogue as JSON. */
+function listRequirements(json: boolean): string {
+  if (json) {
+    return JSON.stringify(
+      requirements.map(({ id, level, area, title, specText, source, decision, testable }) => ({
+        id,
+        level,
+        operation: area,
+        title,
+        specText,
+        source,
+        ...(decision ? { decision } : {}),
+        testable,
+      })),
+      null,
+      2,
+    )
+  }
+  return requirements.map((req) => `${req.id.padEnd(40)} ${(req.testable ? req.level : 'untestable').padEnd(10)} ${req.area.padEnd(10)} ${req.specText}`).join('\n')
+}
+
+function validUrl(text: string | undefined): string | undefined {
+  return text !== undefined && URL.canParse(text) ? text : undefined
+}
+
+/** A configuration error still leaves results.json, summary.md and junit.xml where the reports were to go, saying why the run stopped. */
+async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): Promise<void> {
+  if (error.reportDir === undefined) return
+  const run = assembleRun({
+    exitCode: EXIT.usage,
+    baseUrl: validUrl(error.baseUrl) ?? '',
+    embeddedReference: false,
+    profile: 'smoke',
+    profileReason: 'not resolved: the configuration has errors',
+    strict: false,
+    failOn: 'any',
+    seed: 0,
+    started: Date.now(),
+    today: today.toISOString(),
+    requirementFilter: [],
+    requestsSent: 0,
+    stopReason: `configuration error: ${error.problems.join('; ')}`,
+  })
+  try {
+    const files = await writeReports(error.reportDir, run, [], createRedactor(error.apiKey))
+    io.err(`Reports: ${files.join(', ')}`)
+  } catch (writeError) {
+    io.err(`The reports could not be written to ${error.reportDir}: ${writeError instanceof Error ? writeError.message : String(writeError)}`)
+  }
+}
+
 export async function runCommand(sources: CommandSources, io: RunIo): Promise<number> {
+  const { argv } = sources
+  if (argv.includes('--version')) {
+    io.out(packageVersion)
+    return EXIT.conformant
+  }
+  if (argv.includes('--list-requirements')) {
+    io.out(listRequirements(argv.includes('--json')))
+    return EXIT.conformant
+  }
+  const today = sources.today ?? (() => new Date())
   let config: ReturnType<typeof resolveConfig>
   try {
-    config = resolveConfig({ ...sources, today: sources.today ?? (() => new Date()), randomSeed: () => randomInt(0, 2 ** 31 - 1) })
+    config = resolveConfig({ ...sources, today, randomSeed: () => randomInt(0, 2 ** 31 - 1) })
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`${error.message}\n\nRun with --help for the options.`)
+      await writeStoppedReports(error, today(), io)
       return EXIT.usage
     }
     throw error
@@ -31,6 +101,7 @@ export async function runCommand(sources: CommandSources, io: RunIo): Promise<nu
     return EXIT.conformant
   }
   try {
+    if (config.dryRun) return await planRun(config, io)
     return (await runConformance(config, io)).exitCode
   } catch (error) {
     io.err(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)

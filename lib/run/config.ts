@@ -51,10 +51,22 @@ export interface Config {
   now: string
   /** The usual proxy variables, read here so that nothing else reads the environment. */
   proxy: ProxySettings
+  /** Print the plan and send nothing to the target. */
+  dryRun: boolean
+  /** No progress lines on stderr. */
+  quiet: boolean
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** Where reports go, when the settings that name it could be read: a stopped run still writes them there. */
+    readonly reportDir?: string,
+    /** The target as configured, for those reports. */
+    readonly baseUrl?: string,
+    /** The key as configured, so those reports can mask it. */
+    readonly apiKey?: string,
+  ) {
     super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`)
     this.name = 'ConfigError'
   }
@@ -118,6 +130,14 @@ export const options = {
     description: "link to this run's reports for summary.md (default: the GitHub Actions run, when known)",
   },
   now: { flag: 'now', env: 'PETSTORE_NOW', kind: 'string', description: 'the date the run takes as today (ISO 8601; default: the clock)' },
+  embeddedReference: {
+    flag: 'embedded-reference',
+    env: 'PETSTORE_EMBEDDED_REFERENCE',
+    kind: 'boolean',
+    description: 'judge the embedded reference on purpose (needed in CI, where no target is a set-up mistake)',
+  },
+  dryRun: { flag: 'dry-run', env: 'PETSTORE_DRY_RUN', kind: 'boolean', description: 'print the plan (requests per operation, any POST) and send nothing to the target' },
+  quiet: { flag: 'quiet', env: 'PETSTORE_QUIET', kind: 'boolean', description: 'no progress lines on stderr during the run' },
 } as const satisfies Record<string, Option>
 
 type Key = keyof typeof options
@@ -143,12 +163,14 @@ ${Object.values(options)
   .map((option) => `  --${option.flag.padEnd(18)} ${option.env.padEnd(28)} ${option.description}`)
   .join('\n')}
   --env-file          file read as .env (default ./.env)
-  --help              this text
+  --list-requirements every requirement: id, level, operation, spec text (--json for JSON)
+  --version           the version of the suite
+  -h, --help          this text
 
 Exit codes: 0 conformant, 1 non-conformant, 2 usage or configuration error, 3 target unreachable or harness error.`
 
 function readArgv(argv: readonly string[]): { settings: RawSettings; envFile?: string; help: boolean } {
-  const parseOptions: Record<string, { type: 'string' | 'boolean' }> = { 'env-file': { type: 'string' }, help: { type: 'boolean' } }
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { 'env-file': { type: 'string' }, help: { type: 'boolean', short: 'h' } }
   for (const option of Object.values(options)) parseOptions[option.flag] = { type: 'string' }
   // Booleans are parsed as strings so that "--strict" and "--strict=false" both work.
   const normalised = argv.map((arg) => {
@@ -230,6 +252,12 @@ function failOnSetting(raw: string | undefined, baseline: string | undefined, pr
   return 'new'
 }
 
+/** CI systems set CI (GitHub Actions, GitLab, CircleCI, Jenkins with the plugin, …); "false" or "0" means not. */
+function isCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env.CI?.trim().toLowerCase()
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0'
+}
+
 /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY (lower case first, as curl and undici read them). */
 function proxySettings(env: Readonly<Record<string, string | undefined>>): ProxySettings {
   return {
@@ -294,7 +322,20 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
   const fromFile = readEnvFile(envFilePath, fromArgv.envFile !== undefined, problems)
   const raw: RawSettings = { ...fromFile, ...readVariables(sources.env), ...fromArgv.settings }
 
+  // A variable that is set but empty is a missing secret in a pipeline, never "no target": judging the
+  // embedded reference instead would pass a release gate on nothing.
+  for (const key of ['baseUrl', 'apiKey'] as const) {
+    const variable = options[key].env
+    if (fromArgv.settings[key] === undefined && sources.env[variable] !== undefined && sources.env[variable]?.trim() === '') {
+      problems.push(`${variable} is set but empty (a missing secret?): give it a value, or unset it`)
+    }
+  }
   const baseUrl = baseUrlSetting(raw.baseUrl, problems)
+  const embeddedReference = booleanSetting(raw.embeddedReference, '--embedded-reference', problems)
+  if (baseUrl !== undefined && embeddedReference) problems.push('--embedded-reference and --base-url exclude each other: give one target')
+  if (baseUrl === undefined && !embeddedReference && isCi(sources.env)) {
+    problems.push('no target in CI: set PETSTORE_BASE_URL (or --base-url); to judge the embedded reference implementation on purpose, add --embedded-reference')
+  }
   if (raw.apiKey !== undefined && raw.apiKey.trim() === '') problems.push('the API key is empty')
   if (raw.apiKey !== undefined && /\s/.test(raw.apiKey)) problems.push('the API key contains white space')
   if (baseUrl !== undefined && raw.apiKey === undefined) {
@@ -367,7 +408,9 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     artifactsUrl: raw.artifactsUrl ?? githubRunUrl(sources.env),
     now: now.toISOString(),
     proxy: proxySettings(sources.env),
+    dryRun: booleanSetting(raw.dryRun, '--dry-run', problems),
+    quiet: booleanSetting(raw.quiet, '--quiet', problems),
   }
-  if (problems.length > 0) throw new ConfigError(problems)
+  if (problems.length > 0) throw new ConfigError(problems, config.reportDir, raw.baseUrl, raw.apiKey)
   return config
 }

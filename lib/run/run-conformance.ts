@@ -7,6 +7,7 @@ import { createReferenceHandler } from '../../reference/handler.js'
 import { type RunningServer, startServer } from '../../reference/server.js'
 import { registeredChecks } from '../../suites/index.js'
 import { RunState } from '../checks/check.js'
+import type { CheckReport } from '../checks/check-result.js'
 import { lagReport } from '../checks/consistency.js'
 import type { RunSettings } from '../checks/run-settings.js'
 import { runChecks } from '../checks/runner.js'
@@ -15,18 +16,37 @@ import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
 import { HttpClient } from '../http/client.js'
 import { createRedactor } from '../http/redaction.js'
 import { compareWithBaseline } from '../judging/baseline.js'
-import { EXIT, exitCodeOf, judgeAll, summarise } from '../judging/verdicts.js'
-import { renderBaselineTally, renderRequirementLines, renderSummary } from '../reports/console.js'
+import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
+import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
 import type { RunResult } from '../reports/run-result.js'
 import { writeReports } from '../reports/write-reports.js'
 import { GET_PET_REMOVAL, isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { PetstoreApi } from '../spec/petstore-api.js'
+import { assembleRun, type RunFacts } from './assemble-run.js'
 import type { Config } from './config.js'
 
 export interface RunIo {
   out: (line: string) => void
   err: (line: string) => void
+  /** Rewrites one status line in place, on a terminal; without it, progress is printed as plain lines. */
+  status?: (line: string) => void
+}
+
+/** Progress on stderr during the checks: what is being judged, done/total, elapsed; at most one line every 2 s. */
+function progressReporter(io: RunIo, started: number, quiet: boolean): { update: (done: number, total: number, title: string) => void; end: () => void } {
+  let last = Date.now()
+  const show = io.status ?? io.err
+  return {
+    update: (done, total, title) => {
+      if (quiet || Date.now() - last < 2_000 || done === total) return
+      last = Date.now()
+      show(`progress: ${done}/${total} checks, ${((Date.now() - started) / 1000).toFixed(0)} s, judging ${/^\[([^\]]+)\]/.exec(title)?.[1] ?? title}`)
+    },
+    end: () => {
+      if (!quiet) io.status?.('')
+    },
+  }
 }
 
 function daysBetween(from: Date, to: Date): number {
@@ -44,6 +64,22 @@ export interface RunOutcome {
   result?: RunResult
 }
 
+/** How a run ended: judged (requirements and their reports), or stopped before judging (a reason). */
+type Ending = Pick<RunFacts, 'exitCode' | 'requirements' | 'harnessErrors' | 'seeding' | 'baseline' | 'stopReason'> & { reports?: CheckReport[] }
+
+/**
+ * A 401 to the list with the configured key is a set-up mistake, not a verdict, when every other operation
+ * refuses the key too: GET /pets/{id} and, when writes are allowed, POST /pets with an empty object (which
+ * a target that accepted the key would refuse with 400, creating nothing).
+ */
+async function keyRefusedEverywhere(api: PetstoreApi, profile: Config['profile']): Promise<boolean> {
+  const get = await api.getPet(1n)
+  if (get.response?.status !== 401) return false
+  if (profile === 'smoke') return true
+  const post = await api.createPet({ json: {} })
+  return post.response?.status === 401
+}
+
 export async function runConformance(config: Config, io: RunIo, options: RunOptions = {}): Promise<RunOutcome> {
   const started = Date.now()
   const now = new Date(config.now)
@@ -59,8 +95,48 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
   const client = new HttpClient({ ...config, baseUrl })
   const deadline = new AbortController()
   const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, config.deadlineMs))
+
+  /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
+  const finish = async (ending: Ending): Promise<RunOutcome> => {
+    const { reports, ...facts } = ending
+    const run = assembleRun({
+      ...facts,
+      baseUrl,
+      embeddedReference: reference !== undefined,
+      profile: config.profile,
+      profileReason: config.profileReason,
+      strict: config.strict,
+      failOn: config.failOn,
+      seed: config.seed,
+      started,
+      today: config.now,
+      requirementFilter: config.requirementFilter,
+      requestsSent: client.requestCount,
+      ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
+    })
+    if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
+    else {
+      out('')
+      out(renderRequirementLines(run.requirements))
+    }
+    for (const error of run.harnessErrors) err(`Harness error: ${error}`)
+    if (options.writeReports ?? true) {
+      const files = await writeReports(config.reportDir, run, reports ?? [], redact)
+      out('')
+      out(`Reports: ${files.join(', ')}`)
+    }
+    if (run.rootCauses.length > 0) out(renderRootCauses(run))
+    if (run.baseline) out(renderBaselineTally(run))
+    out(renderSummary(run))
+    return { exitCode: ending.exitCode, result: run }
+  }
+
   try {
-    out(`petstore-conformance ${packageVersion} — Pet Store interface v1`)
+    out(
+      reference
+        ? `petstore-conformance ${packageVersion} judges its own EMBEDDED REFERENCE implementation (no --base-url given), not a service of yours`
+        : `petstore-conformance ${packageVersion} judges ${baseUrl} against the Pet Store interface v1`,
+    )
     out(`Target:  ${baseUrl}${reference ? ' (embedded reference implementation)' : ''}`)
     out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
     out(
@@ -81,11 +157,12 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
     // No connection at all, or no TLS session: nothing can be judged. Anything else (a timeout, a reset, a
     // huge body) is the target's behaviour, which the checks judge and report.
     if (preflight.failure && (preflight.failure.kind === 'unreachable' || preflight.failure.kind === 'tls')) {
-      err(`Target unreachable: GET ${preflight.request.url}: ${preflight.failure.message}`)
-      return { exitCode: EXIT.harness }
+      return finish({ exitCode: EXIT.harness, stopReason: `target unreachable: GET ${preflight.request.url}: ${preflight.failure.message}` })
     }
     if (preflight.failure) err(`WARNING: GET ${preflight.request.url} failed (${preflight.failure.message}); the checks will say what else fails`)
-    if (preflight.response?.status === 401) err('WARNING: the target refused the API key (401 to GET /pets?limit=1); most checks will fail')
+    if (preflight.response?.status === 401 && (await keyRefusedEverywhere(api, config.profile))) {
+      return finish({ exitCode: EXIT.usage, stopReason: 'the target answered 401 to the configured key on every operation: check PETSTORE_API_KEY' })
+    }
 
     const lagLog = new LagLog()
     let seeding: SeedingOutcome = { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' }
@@ -123,12 +200,15 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
       now: config.now,
     }
     const state = new RunState(settings, client, lagLog)
+    const progress = progressReporter(io, started, config.quiet)
     const reports = await runChecks(registeredChecks(), state, {
       filter: config.requirementFilter,
       concurrency: config.concurrency,
       checkTimeoutMs: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
       deadline: deadline.signal,
+      onProgress: progress.update,
     })
+    progress.end()
     const lag = isSelected('createPet/read-your-writes-lag', config.requirementFilter) ? lagReport(state.lagLog, config.consistencyWindowMs) : undefined
     if (lag) reports.push(lag)
     const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
@@ -136,41 +216,8 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
     const judged = judgeAll(reports, now, config.requirementFilter)
     const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
     const requirements = compared?.results ?? judged
-    const harnessFailed = harnessErrors.length > 0
-    const exitCode = exitCodeOf(requirements, config.strict, harnessFailed, config.failOn === 'new')
-    const run: RunResult = {
-      formatVersion: 1,
-      tool: { name: 'petstore-conformance', version: packageVersion },
-      target: { baseUrl, embeddedReference: reference !== undefined },
-      profile: config.profile,
-      profileReason: config.profileReason,
-      strict: config.strict,
-      seed: config.seed,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      today: config.now,
-      verdict: exitCode === EXIT.conformant ? 'conformant' : exitCode === EXIT.nonConformant ? 'non-conformant' : 'error',
-      exitCode,
-      summary: summarise(requirements),
-      seeding,
-      requestsSent: client.requestCount,
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
-      harnessErrors,
-      ...(compared ? { baseline: compared.summary } : {}),
-      ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
-      requirements,
-    }
-    out('')
-    out(renderRequirementLines(requirements))
-    for (const error of harnessErrors) err(`Harness error: ${error}`)
-    if (options.writeReports ?? true) {
-      const files = await writeReports(config.reportDir, run, reports, redact)
-      out('')
-      out(`Reports: ${files.join(', ')}`)
-    }
-    if (run.baseline) out(renderBaselineTally(run))
-    out(renderSummary(run))
-    return { exitCode, result: run }
+    const exitCode = exitCodeOf(requirements, config.strict, harnessErrors.length > 0, config.failOn === 'new')
+    return finish({ exitCode, requirements, reports, harnessErrors, seeding, ...(compared ? { baseline: compared.summary } : {}) })
   } finally {
     clearTimeout(deadlineTimer)
     // Past the deadline, requests still in flight are cut rather than waited for.

@@ -70,6 +70,17 @@ describe('the reports of a failing run, read as a person reads them', () => {
       expect(scopeRows).toBe(outcome.results?.requirements.filter((result) => result.area === 'scope').length)
       await expect(page.locator('#visible').innerText()).resolves.toBe(`${scopeRows} of ${outcome.results?.requirements.length} requirements shown`)
       expect(outside).toEqual([])
+
+      // Failures first, each with an anchor that opens it, quoting whose words it judges.
+      const anchored = await browser.newPage()
+      await anchored.goto(`file://${join(outcome.reportDir, 'report.html')}#createPet/returns-201-pet`)
+      await expect(anchored.locator('tr.requirement').first().getAttribute('data-verdict')).resolves.toBe('fail')
+      const opened = anchored.locator('tr[id="createPet/returns-201-pet"]')
+      await expect(opened.locator('pre.curl').first().isVisible()).resolves.toBe(true)
+      await expect(opened.innerText()).resolves.toMatch(/The spec says \(Endpoints › Add an animal\):/)
+      const policyRow = anchored.locator('tr[id="listPets/limit-out-of-range"]')
+      await policyRow.locator('summary').click()
+      await expect(policyRow.innerText()).resolves.toMatch(/The conformance policy says \(CONFORMANCE-POLICY §2\):[\s\S]*How the policy settles it:/)
     } finally {
       await browser.close()
     }

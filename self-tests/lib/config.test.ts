@@ -69,3 +69,31 @@ describe('bad settings are refused with a message that says what to fix', () => 
     expect(problemsOf(argv).join('\n')).toMatch(message)
   })
 })
+
+describe('set-up mistakes are configuration errors, never a verdict', () => {
+  test('a base URL or key variable that is set but empty is refused; an empty line in .env means unset', () => {
+    expect(problemsOf([], { PETSTORE_BASE_URL: '' }).join('\n')).toMatch(/PETSTORE_BASE_URL is set but empty/)
+    expect(problemsOf(['--base-url', 'http://127.0.0.1:1/v1'], { PETSTORE_API_KEY: '  ' }).join('\n')).toMatch(/PETSTORE_API_KEY is set but empty/)
+    expect(resolveWith([], {}, 'PETSTORE_BASE_URL=\nPETSTORE_API_KEY=\n').baseUrl).toBeUndefined()
+  })
+
+  test('in CI, no target is refused unless the embedded reference is asked for; outside CI it is the zero-config run', () => {
+    expect(problemsOf([], { CI: 'true' }).join('\n')).toMatch(/no target in CI/)
+    expect(problemsOf(['--embedded-reference'], { CI: 'true' })).toEqual([])
+    expect(problemsOf([], { CI: 'false' })).toEqual([])
+    expect(problemsOf([])).toEqual([])
+    expect(problemsOf(['--embedded-reference', '--base-url', 'http://127.0.0.1:1/v1'], { PETSTORE_API_KEY: 'k'.repeat(20) }).join('\n')).toMatch(/exclude each other/)
+  })
+
+  test('.env.example documents every setting the configuration reads', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { options } = await import('../../lib/run/config.js')
+    const { packageRoot } = await import('../../lib/spec/package-root.js')
+    const example = readFileSync(join(packageRoot, '.env.example'), 'utf8')
+    expect(
+      Object.values(options)
+        .filter((option) => !example.includes(`${option.env}=`))
+        .map((option) => option.env),
+    ).toEqual([])
+  })
+})

@@ -92,12 +92,15 @@ describe('results.json has a schema that scripts can rely on', () => {
     durationMs: 1,
     today: '2026-11-21T00:00:00.000Z',
     verdict: 'conformant',
+    headline: { text: 'CONFORMANT' },
+    failOn: 'any',
     exitCode: 0,
     summary: { total: 0, pass: 0, fail: 0, warn: 0, inconclusive: 0, skipped: 0, info: 0, untestable: 0 },
     seeding: { created: 0, knownBefore: 0, note: '' },
     requestsSent: 0,
     peakRssBytes: 0,
     harnessErrors: [],
+    rootCauses: [],
     requirements: [],
   }
 
@@ -109,6 +112,7 @@ describe('results.json has a schema that scripts can rely on', () => {
     expect(check(minimal)).toEqual([])
     expect(check({ ...minimal, verdict: 'great' })).not.toEqual([])
     expect(check({ ...minimal, formatVersion: 2 })).not.toEqual([])
+    expect(check({ ...minimal, headline: { text: 'PROBABLY FINE' } })).not.toEqual([])
     const { requestsSent: _dropped, ...missing } = minimal
     expect(check(missing)).not.toEqual([])
   })

@@ -1,0 +1,69 @@
+/**
+ * The RunResult of one run, from what the run knows: the same shape whether the run judged the target or
+ * stopped before it could (a set-up mistake, an unreachable target), so every exit leaves reports a
+ * pipeline can read.
+ */
+import type { Profile } from '../checks/run-settings.js'
+import type { SeedingOutcome } from '../data/seeding.js'
+import type { BaselineSummary } from '../judging/baseline.js'
+import { headlineOf } from '../judging/headline.js'
+import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
+import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
+import type { RunResult } from '../reports/run-result.js'
+import { packageVersion } from '../spec/package-root.js'
+
+export interface RunFacts {
+  exitCode: number
+  baseUrl: string
+  embeddedReference: boolean
+  profile: Profile
+  profileReason: string
+  strict: boolean
+  failOn: 'any' | 'new'
+  seed: number
+  started: number
+  /** The ISO date the run took as today. */
+  today: string
+  requirementFilter: readonly string[]
+  /** The judged requirements; when absent, the run stopped and every selected requirement is inconclusive with `stopReason`. */
+  requirements?: RequirementResult[]
+  stopReason?: string
+  seeding?: SeedingOutcome
+  requestsSent: number
+  harnessErrors?: string[]
+  baseline?: BaselineSummary
+  artifactsUrl?: string
+}
+
+export function assembleRun(facts: RunFacts): RunResult {
+  const judged = facts.requirements ?? unjudged(facts.stopReason ?? 'the run stopped', new Date(facts.today), facts.requirementFilter)
+  const rootCauses = findRootCauses(judged)
+  const requirements = withRootCauses(judged, rootCauses)
+  const { exitCode } = facts
+  return {
+    formatVersion: 1,
+    tool: { name: 'petstore-conformance', version: packageVersion },
+    target: { baseUrl: facts.baseUrl, embeddedReference: facts.embeddedReference },
+    profile: facts.profile,
+    profileReason: facts.profileReason,
+    strict: facts.strict,
+    failOn: facts.failOn,
+    seed: facts.seed,
+    startedAt: new Date(facts.started).toISOString(),
+    durationMs: Date.now() - facts.started,
+    today: facts.today,
+    verdict: exitCode === EXIT.conformant ? 'conformant' : exitCode === EXIT.nonConformant ? 'non-conformant' : 'error',
+    headline: headlineOf({ exitCode, strict: facts.strict, requirements, ...(facts.stopReason ? { stopReason: facts.stopReason } : {}) }),
+    ...(facts.stopReason ? { stopReason: facts.stopReason } : {}),
+    exitCode,
+    summary: summarise(requirements),
+    seeding: facts.seeding ?? { knownBefore: 0, created: 0, note: 'not seeded: the run stopped first' },
+    requestsSent: facts.requestsSent,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    harnessErrors: facts.harnessErrors ?? [],
+    ...(facts.baseline ? { baseline: facts.baseline } : {}),
+    ...(facts.artifactsUrl ? { artifactsUrl: facts.artifactsUrl } : {}),
+    rootCauses,
+    requirements,
+  }
+}

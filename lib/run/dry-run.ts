@@ -1,0 +1,48 @@
+/**
+ * --dry-run: the plan of a run, with nothing sent to the target. The same run is made against the
+ * embedded reference in this process (an empty store for `full`, so seeding shows at its largest; 150 pets
+ * for `smoke`, so the read-only checks have data), and its requests are counted by operation.
+ */
+import { randomBytes } from 'node:crypto'
+import { createReferenceHandler } from '../../reference/handler.js'
+import { PetStore, populatedStore } from '../../reference/pet-store.js'
+import { startServer } from '../../reference/server.js'
+import { counted } from '../judging/headline.js'
+import { EXIT } from '../judging/verdicts.js'
+import type { Config } from './config.js'
+import { type RunIo, runConformance } from './run-conformance.js'
+
+const silent: RunIo = { out: () => {}, err: () => {} }
+
+/** The operation a request path below /v1 stands for; other spellings are the auth probes. */
+function operationOf(method: string, path: string): string {
+  if (path === '/v1/pets') return `${method} /pets`
+  if (method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(path)) return 'GET /pets/{id}'
+  return 'probes of other spellings of the paths'
+}
+
+export async function planRun(config: Config, io: RunIo): Promise<number> {
+  const apiKey = `dry-run-${randomBytes(12).toString('hex')}`
+  const store = config.profile === 'full' ? new PetStore() : populatedStore(150)
+  const reference = await startServer(createReferenceHandler({ apiKey, store }))
+  try {
+    await runConformance({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, silent, { writeReports: false })
+  } finally {
+    await reference.close()
+  }
+  const counts = new Map<string, number>()
+  for (const request of reference.requests) {
+    const operation = operationOf(request.method, request.url.split('?')[0] ?? '')
+    counts.set(operation, (counts.get(operation) ?? 0) + 1)
+  }
+  const posts = counts.get('POST /pets') ?? 0
+  const target = config.baseUrl ?? 'the embedded reference'
+  io.out(`Dry run: nothing is sent to ${target}.`)
+  io.out(
+    `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirementFilter.length ? `, requirements ${config.requirementFilter.join(',')}` : ''}: counted against the embedded reference holding ${config.profile === 'full' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
+  )
+  for (const [operation, count] of [...counts].sort((a, b) => a[0].localeCompare(b[0]))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
+  io.out(`  ${'total'.padEnd(40)} ${counted(reference.requests.length, 'request')}`)
+  io.out(posts > 0 ? `POST: yes, ${counted(posts, 'POST')}: this run CREATES pets on the target.` : 'POST: none: this run sends no POST.')
+  return EXIT.conformant
+}

@@ -1,0 +1,75 @@
+/** The CI examples are ready to copy: valid workflows that read only what the suite writes, and a nightly baseline that is never the run in progress. */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { parseDocument } from 'yaml'
+import { REPORT_FILES } from '../lib/reports/write-reports.js'
+import { packageRoot } from '../lib/spec/package-root.js'
+
+interface Step {
+  name?: string
+  uses?: string
+  run?: string
+  env?: Record<string, string>
+  with?: Record<string, string>
+}
+interface Workflow {
+  name?: string
+  on?: unknown
+  jobs?: Record<string, { steps?: Step[] }>
+}
+
+const folder = join(packageRoot, 'ci-examples')
+const examples = readdirSync(folder)
+  .filter((name) => name.endsWith('.yml'))
+  .map((name) => {
+    const document = parseDocument(readFileSync(join(folder, name), 'utf8'), { prettyErrors: true })
+    return { name, errors: document.errors.map((error) => error.message), workflow: document.toJS() as Workflow }
+  })
+
+const steps = (workflow: Workflow) => Object.values(workflow.jobs ?? {}).flatMap((job) => job.steps ?? [])
+
+/** Files a step reads or hands on: names with a report-like extension in its script and its inputs. */
+function filesNamed(step: Step): string[] {
+  const text = [step.run ?? '', ...Object.values(step.with ?? {}).map(String)].join('\n')
+  return [...text.matchAll(/([\w.-]+\.(?:json|md|xml|html))\b/g)].map((match) => match[1] as string)
+}
+
+describe('the CI examples', () => {
+  test('there are two, and each is a valid workflow: triggers, jobs, and steps that run or use something', () => {
+    expect(examples.map((example) => example.name).sort()).toEqual(['nightly-smoke.yml', 'release-gate.yml'])
+    for (const { name, errors, workflow } of examples) {
+      expect(errors, name).toEqual([])
+      expect(workflow.on, name).toBeDefined()
+      expect(steps(workflow).length, name).toBeGreaterThan(2)
+      for (const step of steps(workflow)) expect(Boolean(step.run) !== Boolean(step.uses), `${name}: ${step.name ?? JSON.stringify(step)}`).toBe(true)
+    }
+  })
+
+  test('every file a step reads is one the suite writes, from the report directory the run was given', () => {
+    for (const { name, workflow } of examples) {
+      const run = steps(workflow).find((step) => step.env?.PETSTORE_REPORT_DIR)
+      const reportDir = run?.env?.PETSTORE_REPORT_DIR?.replace(/^\$\{\{ github\.workspace \}\}\//, '')
+      expect(reportDir, name).toBeTruthy()
+      const read = steps(workflow).flatMap(filesNamed)
+      expect(read.length, name).toBeGreaterThan(0)
+      expect(
+        read.filter((file) => !(REPORT_FILES as readonly string[]).includes(file)),
+        name,
+      ).toEqual([])
+      for (const step of steps(workflow)) {
+        for (const match of (step.run ?? '').matchAll(/([\w-]+)\/(?:results\.json|summary\.md|junit\.xml|report\.html)/g)) {
+          expect([reportDir, 'baseline'], `${name}: ${step.run}`).toContain(match[1])
+        }
+      }
+    }
+  })
+
+  test('the nightly baseline is the last completed, successful night, never the run in progress', () => {
+    const nightly = examples.find((example) => example.name === 'nightly-smoke.yml')?.workflow as Workflow
+    const download = steps(nightly).find((step) => step.uses?.startsWith('dawidd6/action-download-artifact'))
+    expect(download?.with?.workflow_conclusion).toBe('success')
+    const upload = steps(nightly).find((step) => step.uses?.startsWith('actions/upload-artifact'))
+    expect(upload?.with?.name).toBe(download?.with?.name)
+  })
+})

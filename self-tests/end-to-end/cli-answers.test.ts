@@ -1,0 +1,90 @@
+/** The command answers what a user asks before running: its version, its options, the requirements, the plan; and says how a long run is going. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { requirements } from '../../lib/spec/catalogue.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
+import { lookAlikes } from '../../variants/look-alikes.js'
+import type { Variant } from '../../variants/variant.js'
+import { runCli } from '../helpers/run-cli.js'
+import { API_KEY, useTargets } from '../helpers/targets.js'
+
+const startTarget = useTargets()
+const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+
+describe('what the command answers without a run', () => {
+  test('--version prints the package version; -h and --help print the options and the exit codes', async () => {
+    const version = await runCli(['--version'])
+    expect(version.code).toBe(0)
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version)
+    for (const flag of ['-h', '--help']) {
+      const help = await runCli([flag])
+      expect(help.code).toBe(0)
+      expect(help.stdout).toMatch(/--consistency-window-ms +PETSTORE_CONSISTENCY_WINDOW_MS/)
+      expect(help.stdout).toMatch(/--dry-run[\s\S]*--list-requirements[\s\S]*Exit codes: 0 conformant/)
+    }
+  })
+
+  test('--list-requirements lists every requirement with its level, operation and spec text; --json gives the same as JSON', async () => {
+    const text = await runCli(['--list-requirements'])
+    expect(text.stdout.trim().split('\n')).toHaveLength(requirements.length)
+    expect(text.stdout).toMatch(/^listPets\/limit-default-20 +MUST +listPets +When `limit` is omitted, at most 20 animals are returned\.$/m)
+    expect(text.stdout).toMatch(/^scope\/events +untestable /m)
+    const json = JSON.parse((await runCli(['--list-requirements', '--json'])).stdout)
+    expect(json).toHaveLength(requirements.length)
+    expect(json[0]).toMatchObject({ id: 'listPets/returns-pets', level: 'MUST', operation: 'listPets', testable: true })
+  })
+
+  test('--dry-run prints the plan, requests per operation and whether any POST would be sent, and sends nothing to the target', async () => {
+    const target = await startTarget({ pets: 5 })
+    const smoke = await runCli(['--base-url', target.baseUrl, '--dry-run'], WITH_KEY)
+    expect(smoke.code, smoke.stderr).toBe(0)
+    expect(smoke.stdout).toMatch(`Dry run: nothing is sent to ${target.baseUrl}.`)
+    expect(smoke.stdout).toMatch(/^ {2}GET \/pets +\d+ requests$/m)
+    expect(smoke.stdout).toMatch(/^POST: none: this run sends no POST\.$/m)
+    const full = await runCli(['--base-url', target.baseUrl, '--dry-run', '--profile', 'full'], WITH_KEY)
+    expect(full.stdout).toMatch(/^ {2}POST \/pets +\d+ requests$/m)
+    expect(full.stdout).toMatch(/^POST: yes, \d+ POSTs: this run CREATES pets on the target\.$/m)
+    expect(target.requests).toEqual([])
+    expect(target.store.size).toBe(5)
+  })
+})
+
+describe('what the command says during and after a run', () => {
+  test('a long run prints progress on stderr as plain lines, at most one every 2 s; --quiet prints none', async () => {
+    const slow = {
+      name: 'slow',
+      description: 'every answer takes 300 ms',
+      wrap: (handler) => async (request) => ({ ...(await handler(request)), delivery: { delayMs: 300 } }),
+    } satisfies Variant
+    const target = await startTarget({ pets: 30, variant: slow })
+    const args = ['--base-url', target.baseUrl, '--requirements', 'listPets/limit-caps-size,listPets/limit-max-100', '--concurrency', '1']
+    const [loud, quiet] = await Promise.all([runCli(args, WITH_KEY), runCli([...args, '--quiet'], WITH_KEY)])
+    expect(loud.code, loud.stderr).toBe(0)
+    const lines = loud.stderr.split('\n').filter((line) => line.startsWith('progress: '))
+    expect(lines.length).toBeGreaterThan(0)
+    expect(lines[0]).toMatch(/^progress: \d+\/\d+ checks, \d+ s, judging (listPets|getPet)\/[a-z0-9-]+$/)
+    expect(quiet.stderr).not.toMatch(/progress: /)
+  })
+
+  test('counts are in plain words, and --strict shows in the console and as a JUnit failure for each warning', async () => {
+    const clamped = lookAlikes.find((variant) => variant.name === 'limit-clamped')
+    const target = await startTarget({ pets: 30, variant: clamped })
+    const outcome = await runCli(['--base-url', target.baseUrl, '--requirements', 'listPets/limit-out-of-range-400,listPets/limit-default-20', '--strict'], WITH_KEY)
+    expect(outcome.code).toBe(1)
+    expect(outcome.stdout).toMatch(/^ {2}PASS +MUST +listPets\/limit-default-20 \(1 check\)$/m)
+    expect(outcome.stdout).toMatch(/^Verdict: NON-CONFORMANT \(strict: 1 SHOULD warning counts as failures\) \(exit 1\)/m)
+    const junit = readFileSync(join(outcome.reportDir, 'junit.xml'), 'utf8')
+    const warnings = outcome.results?.requirements.find((result) => result.id === 'listPets/limit-out-of-range-400')?.failedChecks ?? 0
+    expect(warnings).toBeGreaterThan(0)
+    expect(junit.match(/<failure [^>]*type="SHOULD"/g)).toHaveLength(warnings)
+  })
+
+  test('a run that could decide nothing reads NOT PROVEN, not CONFORMANT', async () => {
+    const target = await startTarget({ pets: 0 })
+    const outcome = await runCli(['--base-url', target.baseUrl, '--requirements', 'listPets/limit-default-20'], WITH_KEY)
+    expect(outcome.code).toBe(0)
+    expect(outcome.stdout).toMatch(/^Verdict: NOT PROVEN \(no requirement could be decided on this target\) \(exit 0\)/m)
+    expect(readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8')).toMatch(/❔ NOT PROVEN/)
+  })
+})
