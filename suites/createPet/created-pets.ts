@@ -1,9 +1,8 @@
-/** Creating a valid pet and reading it back: what the createPet suites share. */
-import type { PetObject } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
+import { petDifferences } from '../../lib/checks/differences.js'
 import type { EventualRead } from '../../lib/data/eventual-reads.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
-import type { PetStatus } from '../../lib/spec/petstore-api.js'
+import type { OperationExchange, PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId } from '../fixtures.js'
 
 export interface NewPetCase {
@@ -30,9 +29,15 @@ export function readBack(check: Check, id: bigint): Promise<EventualRead> {
   )
 }
 
-/** The pet read back is the one sent: same id, name, categoryId (exact), and status when one was sent. */
-export function sameAsSent(read: PetObject, id: bigint, sent: Record<string, unknown>): boolean {
-  return integerField(read.id) === id && read.name === sent.name && integerField(read.categoryId) === sent.categoryId && (sent.status === undefined || read.status === sent.status)
+/** Asserts the pet read back is the one sent (id, name, categoryId exactly, status when one was sent), naming every field that differs. */
+export function expectAsSent(check: Check, exchange: OperationExchange, id: bigint, sent: Record<string, unknown>, what: string): void {
+  const expected = { id, name: sent.name, categoryId: sent.categoryId, ...(sent.status !== undefined ? { status: sent.status } : {}) }
+  const differences = petDifferences(expected, check.expect.petObject(exchange))
+  check.expect.that(differences.length === 0, `${what}: ${differences.join('; ')}`, {
+    exchange,
+    expected: stringifyJson({ ...sent, id }),
+    actual: exchange.response?.body ?? '',
+  })
 }
 
 /** Create a pet; cases with a `shareKey` are sent once per run and judged by every check that asks. */

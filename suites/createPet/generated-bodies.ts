@@ -5,6 +5,7 @@
  */
 import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
+import { codePoint, nameDifference } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
@@ -23,10 +24,6 @@ type GeneratedRequirement = ValidBodyRequirement | InvalidBodyRequirement
 const SHRINK_BUDGET = 150
 const COUNTEREXAMPLE_CHARS = 2_000
 
-function codePoint(char: string | undefined): string {
-  return char === undefined ? '(none)' : `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
-}
-
 /** A valid case in words; a short name is also spelled out in code points, since some are invisible. */
 export function describeValid(pet: ValidNewPet): string {
   const points = [...pet.name]
@@ -36,15 +33,6 @@ export function describeValid(pet: ValidNewPet): string {
 
 export function describeInvalid(invalid: InvalidNewPet): string {
   return `rule broken: ${invalid.rule} (${invalid.detail})`
-}
-
-/** Where two strings first differ, code point by code point. */
-function describeNameDifference(sent: string, got: string): string {
-  const a = [...sent]
-  const b = [...got]
-  let index = 0
-  while (index < a.length && index < b.length && a[index] === b[index]) index += 1
-  return `name differs at code point ${index}: sent ${codePoint(a[index])}, got ${codePoint(b[index])} (sent ${a.length} code points, got ${b.length})`
 }
 
 function petOf(exchange: OperationExchange): { [key: string]: JsonValue } | undefined {
@@ -78,7 +66,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadB
     outcome.failures['createPet/echoes-fields'] ??= { message, expected, actual, exchange: post }
   }
   if (created.name !== pet.name) {
-    echo(typeof created.name === 'string' ? describeNameDifference(pet.name, created.name) : 'name is not a string', JSON.stringify(pet.name), stringifyJson(created.name))
+    echo(typeof created.name === 'string' ? nameDifference(pet.name, created.name) : 'name is not a string', JSON.stringify(pet.name), stringifyJson(created.name))
   }
   if (integerField(created.categoryId) !== pet.categoryId) echo('categoryId differs from the one sent', String(pet.categoryId), stringifyJson(created.categoryId))
   if (pet.status !== undefined && created.status !== pet.status) echo('status differs from the one sent', pet.status, stringifyJson(created.status))
