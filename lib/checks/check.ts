@@ -110,7 +110,14 @@ export class Check {
     found: (exchange: OperationExchange) => boolean,
     api: PetstoreApi = this.api,
   ): Promise<EventualRead> {
-    return readWithinWindow(this.context.consistencyWindowMs, what, () => read(api), found, this.state.lagLog)
+    return readWithinWindow({
+      windowMs: this.context.consistencyWindowMs,
+      what,
+      read: () => read(api),
+      found,
+      log: this.state.lagLog,
+      ...(this.state.client.options.deadline ? { deadline: this.state.client.options.deadline } : {}),
+    })
   }
 
   /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */

@@ -22,7 +22,7 @@ export interface RunChecksOptions {
   onProgress?: (done: number, total: number, title: string) => void
 }
 
-export const DEADLINE_REASON = 'the run deadline passed before this check finished'
+export const DEADLINE_REASON = 'deadline reached: the run deadline passed before this check finished'
 
 class CheckTimedOut extends Error {
   override name = 'CheckTimedOut'

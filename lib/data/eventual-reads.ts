@@ -6,6 +6,7 @@
  * Once a pet has stayed missing for a whole window, later reads look once: the target has shown that it
  * does not show pets within the window, and waiting again would only stretch the run.
  */
+import { delay } from '../http/client.js'
 import type { OperationExchange } from '../spec/petstore-api.js'
 
 /** Most reads of one pet within a window: the first, then the retries. */
@@ -51,15 +52,20 @@ export function backoffSchedule(windowMs: number): number[] {
   return waits
 }
 
-export async function readWithinWindow(
-  windowMs: number,
-  what: string,
-  read: () => Promise<OperationExchange>,
-  found: (exchange: OperationExchange) => boolean,
-  log: LagLog,
+export interface EventualReadOptions {
+  windowMs: number
+  /** The read, in words, for the lag report and failure messages. */
+  what: string
+  read: () => Promise<OperationExchange>
+  found: (exchange: OperationExchange) => boolean
+  log: LagLog
   /** False for a read that prepares data (seeding): its miss is no evidence that the target loses pets. */
-  missIsEvidence = true,
-): Promise<EventualRead> {
+  missIsEvidence?: boolean
+  /** The run's deadline: no wait outlasts it. */
+  deadline?: AbortSignal
+}
+
+export async function readWithinWindow({ windowMs, what, read, found, log, missIsEvidence = true, deadline }: EventualReadOptions): Promise<EventualRead> {
   log.reads += 1
   const started = performance.now()
   let exchange = await read()
@@ -67,7 +73,8 @@ export async function readWithinWindow(
   const schedule = log.missing.length > 0 ? [] : backoffSchedule(windowMs)
   for (const wait of schedule) {
     if (found(exchange)) break
-    await new Promise((resolve) => setTimeout(resolve, wait))
+    if (deadline?.aborted) break
+    await delay(wait, deadline)
     exchange = await read()
     reads += 1
   }

@@ -56,14 +56,14 @@ export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Pro
   if (created > 0) {
     // A store that answers lists from a lagging replica shows the new pets a little later: wait for them (within the window) before any check surveys the store.
     const expected = Math.min(100, survey.lowerBound + created)
-    await readWithinWindow(
-      options.consistencyWindowMs,
-      `GET /pets?limit=100 showing the ${created} seeded pets`,
-      () => api.listPets({ limit: 100 }),
-      (exchange) => listedPets(exchange).length >= expected,
-      options.lagLog,
-      false,
-    )
+    await readWithinWindow({
+      windowMs: options.consistencyWindowMs,
+      what: `GET /pets?limit=100 showing the ${created} seeded pets`,
+      read: () => api.listPets({ limit: 100 }),
+      found: (exchange) => listedPets(exchange).length >= expected,
+      log: options.lagLog,
+      missIsEvidence: false,
+    })
   }
   const note =
     plan.length === 0

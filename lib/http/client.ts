@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
+import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { Semaphore } from './concurrency.js'
+import { DeadOperations } from './dead-operations.js'
 import { type JsonParseResult, parseJson } from './json.js'
 
 export interface HttpClientOptions {
@@ -20,6 +22,8 @@ export interface HttpClientOptions {
   insecure?: boolean
   /** Proxies as the configuration read them (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); empty means none. */
   proxy?: ProxySettings
+  /** The run's deadline: once aborted, requests in flight end at once and none is sent. */
+  deadline?: AbortSignal
 }
 
 export interface ProxySettings {
@@ -36,6 +40,8 @@ export interface OutgoingRequest {
   pathAsIs?: boolean
   headers?: Record<string, string>
   body?: string
+  /** The operation this request is (`GET /pets`): after two timeouts in a row it is not sent again. */
+  operation?: string
 }
 
 export interface RecordedRequest {
@@ -58,7 +64,7 @@ export interface RecordedResponse {
 }
 
 /** `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way (reset, closed). */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls'
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'deadline'
 
 export interface TransportFailure {
   kind: TransportFailureKind
@@ -101,10 +107,21 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
-class BodyTooLarge extends Error {}
+/** The reason a request is aborted when its time is up. */
+class TimeoutExpired extends Error {
+  override name = 'TimeoutError'
+}
 
-function classify(error: unknown, timeoutMs: number, maxBodyBytes: number): TransportFailure {
-  if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes` }
+/** Most bytes of response headers read: a flood of headers is cut there. */
+export const MAX_HEADER_BYTES = 64 * 1024
+
+const DEADLINE_MESSAGE = 'deadline reached: the run deadline passed before an answer came'
+
+function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, deadline: AbortSignal | undefined): TransportFailure {
+  if (deadline?.aborted) return { kind: 'deadline', message: DEADLINE_MESSAGE }
+  if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
+  if (error instanceof BodyDecodingFailed) return { kind: 'connection', message: error.message }
+  if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'connection', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
   const name = error instanceof Error ? error.name : ''
   const cause = (error as { cause?: { code?: string } } | undefined)?.cause
   const code = (error as { code?: string } | undefined)?.code ?? cause?.code ?? ''
@@ -123,6 +140,7 @@ export class HttpClient {
   private readonly dispatcher: EnvHttpProxyAgent
   private readonly semaphore: Semaphore
   private readonly base: URL
+  private readonly dead = new DeadOperations()
   requestCount = 0
 
   constructor(readonly options: HttpClientOptions) {
@@ -133,6 +151,7 @@ export class HttpClient {
     this.dispatcher = new EnvHttpProxyAgent({
       ...proxy,
       connections: options.concurrency,
+      maxHeaderSize: MAX_HEADER_BYTES,
       connect: tls,
       requestTls: tls,
       headersTimeout: options.timeoutMs,
@@ -163,8 +182,16 @@ export class HttpClient {
       timeoutMs: this.options.timeoutMs,
     }
     const retries: Attempt[] = []
+    const failed = (failure: TransportFailure): Exchange => ({ id: nextExchangeId++, request: recorded, failure, retries, durationMs: performance.now() - started })
+    const { deadline } = this.options
     for (let attempt = 0; ; attempt++) {
+      if (deadline?.aborted) return failed({ kind: 'deadline', message: DEADLINE_MESSAGE })
+      const deadReason = request.operation ? this.dead.reasonFor(request.operation, this.options.timeoutMs) : undefined
+      if (deadReason) return failed({ kind: 'timeout', message: deadReason })
       const outcome = await this.semaphore.run(() => this.once(recorded))
+      if (request.operation && !('failure' in outcome && outcome.failure.kind === 'deadline')) {
+        this.dead.record(request.operation, 'failure' in outcome && outcome.failure.kind === 'timeout')
+      }
       const canRetry = attempt < this.options.maxRetries
       if ('response' in outcome) {
         const { response } = outcome
@@ -172,7 +199,7 @@ export class HttpClient {
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retries.push({ status: response.status, waitedMs: wait })
-          await delay(wait)
+          await delay(wait, deadline)
           continue
         }
         return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
@@ -181,17 +208,24 @@ export class HttpClient {
       if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
         const wait = 100 * 2 ** attempt
         retries.push({ failure: outcome.failure.message, waitedMs: wait })
-        await delay(wait)
+        await delay(wait, deadline)
         continue
       }
-      return { id: nextExchangeId++, request: recorded, failure: outcome.failure, retries, durationMs: performance.now() - started }
+      return failed(outcome.failure)
     }
   }
 
   private async once(request: RecordedRequest): Promise<{ response: RecordedResponse } | { failure: TransportFailure }> {
     this.requestCount += 1
     const { timeoutMs, maxBodyBytes } = this.options
-    const signal = AbortSignal.timeout(timeoutMs)
+    const { deadline } = this.options
+    // A controller and a timer held here, not AbortSignal.timeout or AbortSignal.any: Node may collect those
+    // signals while a request waits under memory pressure, and then the request never times out.
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new TimeoutExpired()), timeoutMs)
+    const onDeadline = () => controller.abort(new TimeoutExpired())
+    deadline?.addEventListener('abort', onDeadline, { once: true })
+    const { signal } = controller
     try {
       const { origin } = new URL(request.url)
       const answer = await this.dispatcher.request({
@@ -203,27 +237,14 @@ export class HttpClient {
         ...(request.body !== undefined ? { body: request.body } : {}),
         signal,
       })
-      const chunks: Buffer[] = []
-      let bodyBytes = 0
-      for await (const chunk of answer.body) {
-        const buffer = chunk as Buffer
-        bodyBytes += buffer.length
-        if (bodyBytes > maxBodyBytes) {
-          answer.body.destroy()
-          throw new BodyTooLarge()
-        }
-        chunks.push(buffer)
-      }
-      return {
-        response: {
-          status: answer.statusCode,
-          headers: headerRecord(answer.headers),
-          body: Buffer.concat(chunks).toString('utf8'),
-          bodyBytes,
-        },
-      }
+      const headers = headerRecord(answer.headers)
+      const { bytes } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
+      return { response: { status: answer.statusCode, headers, body: bytes.toString('utf8'), bodyBytes: bytes.length } }
     } catch (error) {
-      return { failure: classify(error, timeoutMs, maxBodyBytes) }
+      return { failure: classify(error, timeoutMs, maxBodyBytes, deadline) }
+    } finally {
+      clearTimeout(timer)
+      deadline?.removeEventListener('abort', onDeadline)
     }
   }
 
@@ -238,8 +259,18 @@ export class HttpClient {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+/** Waits `ms`, or less when the deadline passes first. */
+export function delay(ms: number, deadline?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (deadline?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      deadline?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    deadline?.addEventListener('abort', done, { once: true })
+  })
 }
 
 /** The response body parsed losslessly, memoised on the exchange. */

@@ -3,10 +3,12 @@ import { exactInteger } from './int64.js'
 
 /** A JSON number kept as the text the target sent, so int64 values above 2^53 survive. */
 export class JsonNumber {
+  private exact: bigint | undefined | null = null
   constructor(readonly text: string) {}
-  /** The exact integer, or undefined for a fractional number. */
+  /** The exact integer, or undefined for a fractional number; worked out once, however often it is read. */
   get integer(): bigint | undefined {
-    return exactInteger(this.text)
+    if (this.exact === null) this.exact = exactInteger(this.text)
+    return this.exact
   }
   toNumber(): number {
     return Number(this.text)
@@ -18,7 +20,31 @@ export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [
 
 export type JsonParseResult = { ok: true; value: JsonValue } | { ok: false; error: string }
 
+/** Deepest nesting of arrays and objects parsed: a Pets body needs 3; anything far deeper is hostile. */
+export const MAX_JSON_DEPTH = 64
+
+/** How deep arrays and objects nest, strings skipped; stops counting past `limit`. One pass, linear in the text. */
+export function nestingDepth(text: string, limit: number): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (inString) {
+      if (code === 0x5c) index += 1
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1
+      if (depth > deepest) deepest = depth
+      if (deepest > limit) return deepest
+    } else if (code === 0x5d || code === 0x7d) depth -= 1
+  }
+  return deepest
+}
+
 export function parseJson(text: string): JsonParseResult {
+  if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
   try {
     return { ok: true, value: parse(text, null, (digits) => new JsonNumber(digits)) as JsonValue }
   } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { CheckReport, Failure } from '../checks/check-result.js'
 import { countsAgainstRun, type RequirementResult } from '../judging/verdicts.js'
+import { escapeControlCharacters } from './control-characters.js'
 import type { RunResult } from './run-result.js'
 
 /** XML 1.0 allows tab, line feed, carriage return and the characters from U+0020 on, less surrogates and U+FFFE/U+FFFF. */
@@ -14,8 +15,8 @@ function isXmlCharacter(character: string): boolean {
 }
 
 function xml(text: string): string {
-  // Characters XML 1.0 cannot carry at all are dropped; the rest are escaped.
-  return [...text].filter(isXmlCharacter).join('').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  // Control characters are spelled out; what XML 1.0 still cannot carry (lone surrogates, U+FFFE) is dropped; the rest is escaped.
+  return [...escapeControlCharacters(text)].filter(isXmlCharacter).join('').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
 function failuresText(failures: readonly Failure[]): string {

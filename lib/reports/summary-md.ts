@@ -1,6 +1,7 @@
 /** summary.md, for a CI job summary: the verdict, the counts and one line per failed requirement, readable in ten seconds. */
 import { counted, type HeadlineText } from '../judging/headline.js'
 import type { RequirementResult } from '../judging/verdicts.js'
+import { escapeControlCharacters } from './control-characters.js'
 import type { RunResult } from './run-result.js'
 
 const SHOWN = 15
@@ -9,7 +10,7 @@ const MARK: Record<HeadlineText, string> = { CONFORMANT: '✅', 'NON-CONFORMANT'
 
 /** One line of Markdown text: no line breaks, and no characters that open markup. */
 function inline(text: string, max = 160): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  const flat = escapeControlCharacters(text.replace(/\s+/g, ' ').trim())
   const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat
   return cut.replace(/[\\`*_[\]<>|]/g, (character) => `\\${character}`)
 }

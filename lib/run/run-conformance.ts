@@ -18,6 +18,7 @@ import { createRedactor } from '../http/redaction.js'
 import { compareWithBaseline } from '../judging/baseline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
+import { escapeControlCharacters } from '../reports/control-characters.js'
 import type { RunResult } from '../reports/run-result.js'
 import { writeReports } from '../reports/write-reports.js'
 import { GET_PET_REMOVAL, isSelected } from '../spec/catalogue.js'
@@ -86,15 +87,15 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
   let reference: RunningServer | undefined
   const apiKey = config.apiKey ?? (config.baseUrl === undefined ? `reference-${randomBytes(12).toString('hex')}` : '')
   const redact = createRedactor(apiKey)
-  const out = (line: string) => io.out(redact(line))
-  const err = (line: string) => io.err(redact(line))
+  const out = (line: string) => io.out(escapeControlCharacters(redact(line)))
+  const err = (line: string) => io.err(escapeControlCharacters(redact(line)))
 
   if (config.baseUrl === undefined) reference = await startServer(createReferenceHandler({ apiKey }))
   const baseUrl = config.baseUrl ?? (reference as RunningServer).baseUrl
   const runId = randomBytes(4).toString('hex')
-  const client = new HttpClient({ ...config, baseUrl })
   const deadline = new AbortController()
   const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, config.deadlineMs))
+  const client = new HttpClient({ ...config, baseUrl, deadline: deadline.signal })
 
   /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
   const finish = async (ending: Ending): Promise<RunOutcome> => {
@@ -209,8 +210,7 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
       onProgress: progress.update,
     })
     progress.end()
-    const lag = isSelected('createPet/read-your-writes-lag', config.requirementFilter) ? lagReport(state.lagLog, config.consistencyWindowMs) : undefined
-    if (lag) reports.push(lag)
+    if (isSelected('createPet/read-your-writes-lag', config.requirementFilter)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
     const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
 
     const judged = judgeAll(reports, now, config.requirementFilter)

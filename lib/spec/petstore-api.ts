@@ -4,6 +4,9 @@ import { stringifyJson } from '../http/json.js'
 
 export type Operation = 'listPets' | 'createPet' | 'getPet'
 
+/** Each operation as method and route, as messages name it. */
+export const OPERATION_ROUTES: Record<Operation, string> = { listPets: 'GET /pets', createPet: 'POST /pets', getPet: 'GET /pets/{id}' }
+
 /** What an exchange was: one of the operations, or a probe of a path the spec does not name (judged by no rule of every answer). */
 export type ExchangeKind = Operation | 'probe'
 
@@ -71,7 +74,8 @@ export class PetstoreApi {
 
   /** For the auth probes: exactly these headers (no key unless they carry it) and this path, as written. */
   async probe(request: ProbeRequest): Promise<OperationExchange> {
-    const exchange = await this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers } })
+    const operation = request.as === 'probe' ? 'GET (other spellings of the paths)' : OPERATION_ROUTES[request.as]
+    const exchange = await this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers }, operation })
     const tagged: OperationExchange = { ...exchange, operation: request.as }
     this.onExchange(tagged)
     return tagged
@@ -82,7 +86,7 @@ export class PetstoreApi {
     if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
     else if (authorization !== null) headers.authorization = authorization(this.apiKey)
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const exchange = await this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}) })
+    const exchange = await this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] })
     const tagged: OperationExchange = { ...exchange, operation }
     this.onExchange(tagged)
     return tagged

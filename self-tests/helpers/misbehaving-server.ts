@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import { gzipSync } from 'node:zlib'
 
 export type Misbehaviour = (request: IncomingMessage, response: ServerResponse, count: number) => void
 
@@ -63,6 +64,65 @@ export const behaviours = {
   slowList: ((_request, response) => {
     setTimeout(() => answer(response, 'application/json', PETS), 50)
   }) as Misbehaviour,
+}
+
+/** One gzip member that inflates to 1 MiB of spaces: concatenated, members make a bomb of any size from a few KiB each. */
+const GZIP_MEGABYTE = gzipSync(Buffer.alloc(2 ** 20, 0x20))
+
+/** What a target built to hurt the suite sends (policy §5): each answers every request the same way. */
+export const hostileBehaviours = {
+  /** 1 GiB of gzip-encoded JSON whitespace in about 1 MiB on the wire. */
+  gzipBomb: ((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    let members = 0
+    const pump = () => {
+      while (members < 1024) {
+        members += 1
+        if (!response.write(GZIP_MEGABYTE)) return void response.once('drain', pump)
+      }
+      response.end()
+    }
+    pump()
+  }) as Misbehaviour,
+  /** An honest list, gzip-encoded (a conformant service may compress). */
+  gzipped: ((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    response.end(gzipSync(PETS))
+  }) as Misbehaviour,
+  /** A million nested arrays. */
+  deepNesting: ((_request, response) => answer(response, 'application/json', `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`)) as Misbehaviour,
+  /** A pet whose id is a number of three million digits. */
+  giantNumber: ((_request, response) => answer(response, 'application/json', `[{"id":${'9'.repeat(3_000_000)},"name":"Rex","categoryId":1}]`)) as Misbehaviour,
+  /** Two thousand headers of a hundred bytes each. */
+  headerFlood: ((_request, response) => {
+    for (let index = 0; index < 2000; index++) response.setHeader(`x-flood-${index}`, 'x'.repeat(100))
+    answer(response, 'application/json', PETS)
+  }) as Misbehaviour,
+  /** A 500 whose Error message, code and headers hold markup and terminal escapes. */
+  markupInError: ((_request, response) => {
+    const message = '<script>document.title="pwned"</script><img src=x onerror="document.title=\'pwned\'">\u001b]0;pwned\u0007\u001b[2J\u001b[31mred'
+    response.writeHead(500, { 'content-type': 'application/json', 'x-evil': '<script>alert(1)</script>' })
+    response.end(JSON.stringify({ code: '<b>bold</b>', message, status: 500 }))
+  }) as Misbehaviour,
+}
+
+/** Every request redirected (302) to `location`: another origin the suite must never follow to. */
+export function redirectsTo(location: string): Misbehaviour {
+  return (_request, response) => {
+    response.writeHead(302, { location, 'content-type': 'text/plain' })
+    response.end('moved')
+  }
+}
+
+/** GET /v1/pets (with any query) drips forever; every other request is answered by `others`. */
+export function listsDrip(others: Misbehaviour): Misbehaviour {
+  return (request, response, count) => (/^\/v1\/pets(\?|$)/.test(request.url ?? '') ? behaviours.drip(request, response, count) : others(request, response, count))
+}
+
+/** 404 with a valid Error body. */
+export const notFound: Misbehaviour = (_request, response) => {
+  response.writeHead(404, { 'content-type': 'application/json' })
+  response.end(JSON.stringify({ code: 'not_found', message: 'no such pet', status: 404 }))
 }
 
 /** The unfiltered first page, GET /v1/pets: the request `listPets/returns-pets` judges (not the reachability probe). */

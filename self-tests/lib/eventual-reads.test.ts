@@ -27,7 +27,7 @@ describe('reads of created pets within the consistency window (policy §2, consi
   test('a pet already there is read once, with no wait and no lag recorded', async () => {
     const log = new LagLog()
     const target = readsFinding(1)
-    const read = await readWithinWindow(5_000, 'GET /pets/1', target.read, target.found, log)
+    const read = await readWithinWindow({ windowMs: 5_000, what: 'GET /pets/1', read: target.read, found: target.found, log })
     expect(read).toMatchObject({ found: true, reads: 1 })
     expect(target.calls()).toBe(1)
     expect(log.lags).toEqual([])
@@ -36,7 +36,7 @@ describe('reads of created pets within the consistency window (policy §2, consi
   test('a window of 0 means read-your-writes at once: one read, and a miss is a miss', async () => {
     const log = new LagLog()
     const target = readsFinding(2)
-    const read = await readWithinWindow(0, 'GET /pets/1', target.read, target.found, log)
+    const read = await readWithinWindow({ windowMs: 0, what: 'GET /pets/1', read: target.read, found: target.found, log })
     expect(read).toMatchObject({ found: false, reads: 1 })
     expect(log.missing).toEqual(['GET /pets/1'])
   })
@@ -44,7 +44,7 @@ describe('reads of created pets within the consistency window (policy §2, consi
   test('a pet that shows on the third read is found, and its lag is recorded', async () => {
     const log = new LagLog()
     const target = readsFinding(3)
-    const read = await readWithinWindow(5_000, 'GET /pets/7', target.read, target.found, log)
+    const read = await readWithinWindow({ windowMs: 5_000, what: 'GET /pets/7', read: target.read, found: target.found, log })
     expect(read).toMatchObject({ found: true, reads: 3 })
     expect(log.lags).toEqual([{ what: 'GET /pets/7', ms: read.waitedMs, reads: 3 }])
   })
@@ -52,12 +52,12 @@ describe('reads of created pets within the consistency window (policy §2, consi
   test('a pet that never shows is read a bounded number of times; once a window is spent, later reads look once', async () => {
     const log = new LagLog()
     const first = readsFinding(undefined)
-    const missed = await readWithinWindow(400, 'GET /pets/1', first.read, first.found, log)
+    const missed = await readWithinWindow({ windowMs: 400, what: 'GET /pets/1', read: first.read, found: first.found, log })
     expect(missed).toMatchObject({ found: false, windowSpent: false })
     expect(first.calls()).toBe(backoffSchedule(400).length + 1)
     expect(windowWords(missed)).toMatch(/^within the consistency window of 400 ms \(4 reads over \d+ ms\)$/)
     const second = readsFinding(undefined)
-    const after = await readWithinWindow(400, 'GET /pets/2', second.read, second.found, log)
+    const after = await readWithinWindow({ windowMs: 400, what: 'GET /pets/2', read: second.read, found: second.found, log })
     expect(after).toMatchObject({ found: false, reads: 1, windowSpent: true })
     expect(windowWords(after)).toMatch(/read once: an earlier pet already stayed missing for a whole window/)
   })
@@ -65,9 +65,9 @@ describe('reads of created pets within the consistency window (policy §2, consi
   test('a miss while preparing data (seeding) is no evidence: later reads still wait', async () => {
     const log = new LagLog()
     const seeding = readsFinding(undefined)
-    await readWithinWindow(200, 'seeded pets', seeding.read, seeding.found, log, false)
+    await readWithinWindow({ windowMs: 200, what: 'seeded pets', read: seeding.read, found: seeding.found, log, missIsEvidence: false })
     expect(log.missing).toEqual([])
     const next = readsFinding(2)
-    expect(await readWithinWindow(200, 'GET /pets/3', next.read, next.found, log)).toMatchObject({ found: true, reads: 2 })
+    expect(await readWithinWindow({ windowMs: 200, what: 'GET /pets/3', read: next.read, found: next.found, log })).toMatchObject({ found: true, reads: 2 })
   })
 })

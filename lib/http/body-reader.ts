@@ -1,0 +1,99 @@
+/**
+ * Reads a response body within a cap that counts decoded bytes: a gzip, deflate or brotli body is inflated
+ * as it streams and cut the moment it passes the cap, so a small body that inflates to gigabytes costs no
+ * more memory than the cap. A body in an encoding this reader does not know is kept as it came.
+ */
+
+import type { Transform } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+
+export class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge'
+}
+
+export class BodyDecodingFailed extends Error {
+  override name = 'BodyDecodingFailed'
+}
+
+function decoderFor(encoding: string | undefined): Transform | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip()
+    case 'deflate':
+      return createInflate()
+    case 'br':
+      return createBrotliDecompress()
+    default:
+      return undefined
+  }
+}
+
+/** Waits until the decoder takes more input, or is gone (cut at the cap, or failed). */
+function drainedOrClosed(decoder: Transform): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      decoder.off('drain', done)
+      decoder.off('close', done)
+      resolve()
+    }
+    decoder.once('drain', done)
+    decoder.once('close', done)
+  })
+}
+
+/** The body's decoded bytes, or BodyTooLarge once they pass `maxBytes`; `wireBytes` counts what came over the wire. */
+export async function readBody(
+  body: AsyncIterable<unknown> & { destroy(): void },
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; wireBytes: number }> {
+  const chunks: Buffer[] = []
+  let decoded = 0
+  let wireBytes = 0
+  const keep = (chunk: Buffer) => {
+    decoded += chunk.length
+    if (decoded > maxBytes) throw new BodyTooLarge()
+    chunks.push(chunk)
+  }
+  const decoder = decoderFor(contentEncoding)
+  if (!decoder) {
+    for await (const chunk of body) {
+      wireBytes += (chunk as Buffer).length
+      try {
+        keep(chunk as Buffer)
+      } catch (error) {
+        body.destroy()
+        throw error
+      }
+    }
+    return { bytes: Buffer.concat(chunks), wireBytes }
+  }
+  // Inflate as the body streams, counting what comes out; stop reading the moment it passes the cap.
+  const decodedChunks = (async function* () {
+    for await (const chunk of decoder) yield chunk as Buffer
+  })()
+  const feeding = (async () => {
+    try {
+      for await (const chunk of body) {
+        wireBytes += (chunk as Buffer).length
+        if (decoder.destroyed) break
+        if (!decoder.write(chunk as Buffer)) await drainedOrClosed(decoder)
+      }
+      decoder.end()
+    } catch (error) {
+      decoder.destroy(error instanceof Error ? error : new Error(String(error)))
+    }
+  })()
+  try {
+    for await (const chunk of decodedChunks) keep(chunk)
+  } catch (error) {
+    body.destroy()
+    decoder.destroy()
+    if (error instanceof BodyTooLarge) throw error
+    throw new BodyDecodingFailed(`the ${contentEncoding} body cannot be decoded: ${error instanceof Error ? error.message : String(error)}`)
+  } finally {
+    await feeding
+  }
+  return { bytes: Buffer.concat(chunks), wireBytes }
+}
