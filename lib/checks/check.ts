@@ -7,6 +7,7 @@
 import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
 import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
+import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
 import { createRedactor, type Redactor } from '../http/redaction.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import { Assertions, ConformanceFailure } from './assertions.js'
@@ -24,6 +25,12 @@ export class RunState {
   readonly redact: Redactor
   survey?: Promise<StoreSurvey>
   readonly shared = new Map<string, Promise<unknown>>()
+
+  /** Drops the shared answers once every check has ended, so their bodies can be collected. */
+  release(): void {
+    this.shared.clear()
+    this.survey = undefined
+  }
 
   constructor(
     readonly settings: RunSettings,
@@ -159,7 +166,7 @@ export class Check {
         requirementId: result.requirementId,
         exchangeId: exchange.id,
         ok: result.ok,
-        ...(result.message ? { message: result.message } : {}),
+        ...(result.message ? { message: excerpt(result.message, MESSAGE_LIMIT) } : {}),
         ...(result.ok ? {} : { evidence: toEvidence(exchange, this.state.redact) }),
       })
     }
@@ -168,6 +175,8 @@ export class Check {
   /** The report of this check, given how it ended. */
   report(end: CheckEnd): CheckReport {
     const { redact } = this.state
+    // What a report quotes of the target is cut first: a message may carry a name or a number of millions of characters.
+    const quote = (text: string) => redact(excerpt(text, MESSAGE_LIMIT))
     const requirementId = requirementIdOfTitle(this.title) ?? ''
     const common = {
       requirementId,
@@ -194,10 +203,10 @@ export class Check {
           ...common,
           outcome: 'fail',
           failure: {
-            message: redact(failure.message),
-            ...(failure.expected !== undefined ? { expected: redact(failure.expected) } : {}),
-            ...(failure.actual !== undefined ? { actual: redact(failure.actual) } : {}),
-            ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.map(redact) } : {}),
+            message: quote(failure.message),
+            ...(failure.expected !== undefined ? { expected: quote(failure.expected) } : {}),
+            ...(failure.actual !== undefined ? { actual: quote(failure.actual) } : {}),
+            ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.slice(0, 20).map(quote) } : {}),
             ...(failure.replay ? { replay: { ...failure.replay, counterexample: redact(failure.replay.counterexample) } } : {}),
             evidence: cited.slice(0, EVIDENCE_PER_FAILURE).map((exchange) => toEvidence(exchange, redact)),
           },

@@ -1,5 +1,6 @@
 /** Evidence of an exchange as it goes into reports: key redacted, bodies cut, a curl line that replays it. */
 import type { Exchange } from '../http/client.js'
+import { excerpt } from '../http/excerpt.js'
 import { KEY_PLACEHOLDER, type Redactor } from '../http/redaction.js'
 
 export const EVIDENCE_BODY_LIMIT = 4096
@@ -13,9 +14,7 @@ export interface Evidence {
   curl: string
 }
 
-function cut(text: string): string {
-  return text.length > EVIDENCE_BODY_LIMIT ? `${text.slice(0, EVIDENCE_BODY_LIMIT)}… [${text.length - EVIDENCE_BODY_LIMIT} more characters]` : text
-}
+const cut = (text: string) => excerpt(text, EVIDENCE_BODY_LIMIT)
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`

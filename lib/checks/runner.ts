@@ -1,9 +1,10 @@
 /**
- * Runs the registered checks of suites/ against one target: the selected ones, at most `concurrency`
- * at once, each within its own time limit, all within the run's deadline. It never throws for what the
- * target does; every check ends in a report, and a check cut off by the deadline says so.
+ * Runs the registered checks of suites/ against one target: every selected check starts at once, and the
+ * HTTP client bounds the requests in flight (--concurrency). A check that waits for shared data (the store
+ * survey) then holds no slot another check could use, so every operation is reached early: a target whose
+ * lists hang does not keep the getPet checks from starting. The run's deadline bounds every check; it never
+ * throws for what the target does, every check ends in a report, and a check cut off by the deadline says so.
  */
-import { mapConcurrently } from '../http/concurrency.js'
 import { isSelected } from '../spec/catalogue.js'
 import { Check, type CheckEnd, Inconclusive, type RunState } from './check.js'
 import { type CheckReport, requirementIdOfTitle } from './check-result.js'
@@ -12,28 +13,18 @@ import type { CheckDefinition } from './registry.js'
 export interface RunChecksOptions {
   /** Requirement ids or prefixes; empty runs every check. */
   filter: readonly string[]
-  /** Checks running at once. */
-  concurrency: number
-  /** Longest one check may take before it is stopped as a harness error. */
-  checkTimeoutMs: number
   /** Aborted when the run's deadline passes: checks not finished by then stop without a verdict. */
   deadline: AbortSignal
-  /** Called as each check starts, with how many have finished. */
+  /** Called as each check ends, with how many have ended. */
   onProgress?: (done: number, total: number, title: string) => void
 }
 
 export const DEADLINE_REASON = 'deadline reached: the run deadline passed before this check finished'
 
-class CheckTimedOut extends Error {
-  override name = 'CheckTimedOut'
-}
-
 /** Resolves with how the check ended; never rejects. */
 async function settle(check: Check, definition: CheckDefinition, options: RunChecksOptions): Promise<CheckEnd> {
-  let timer: NodeJS.Timeout | undefined
   let onAbort: (() => void) | undefined
   const stopped = new Promise<CheckEnd>((resolve) => {
-    timer = setTimeout(() => resolve({ state: 'fail', error: new CheckTimedOut(`the check did not finish within ${options.checkTimeoutMs} ms`) }), options.checkTimeoutMs)
     onAbort = () => resolve({ state: 'inconclusive', reason: DEADLINE_REASON })
     options.deadline.addEventListener('abort', onAbort, { once: true })
   })
@@ -44,7 +35,6 @@ async function settle(check: Check, definition: CheckDefinition, options: RunChe
   try {
     return await Promise.race([ran, stopped])
   } finally {
-    clearTimeout(timer)
     if (onAbort) options.deadline.removeEventListener('abort', onAbort)
   }
 }
@@ -56,11 +46,13 @@ export function selectedChecks(definitions: readonly CheckDefinition[], filter: 
 export async function runChecks(definitions: readonly CheckDefinition[], state: RunState, options: RunChecksOptions): Promise<CheckReport[]> {
   const selected = selectedChecks(definitions, options.filter)
   let done = 0
-  return mapConcurrently(selected, options.concurrency, async (definition) => {
-    options.onProgress?.(done, selected.length, definition.title)
-    const check = new Check(state, definition.title)
-    const report = options.deadline.aborted ? check.report({ state: 'inconclusive', reason: DEADLINE_REASON }) : check.report(await settle(check, definition, options))
-    done += 1
-    return report
-  })
+  return Promise.all(
+    selected.map(async (definition) => {
+      const check = new Check(state, definition.title)
+      const report = options.deadline.aborted ? check.report({ state: 'inconclusive', reason: DEADLINE_REASON }) : check.report(await settle(check, definition, options))
+      done += 1
+      options.onProgress?.(done, selected.length, definition.title)
+      return report
+    }),
+  )
 }

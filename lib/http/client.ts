@@ -141,6 +141,7 @@ export class HttpClient {
   private readonly semaphore: Semaphore
   private readonly base: URL
   private readonly dead = new DeadOperations()
+  private readonly suspectGates = new Map<string, Semaphore>()
   requestCount = 0
 
   constructor(readonly options: HttpClientOptions) {
@@ -186,12 +187,20 @@ export class HttpClient {
     const { deadline } = this.options
     for (let attempt = 0; ; attempt++) {
       if (deadline?.aborted) return failed({ kind: 'deadline', message: DEADLINE_MESSAGE })
-      const deadReason = request.operation ? this.dead.reasonFor(request.operation, this.options.timeoutMs) : undefined
-      if (deadReason) return failed({ kind: 'timeout', message: deadReason })
-      const outcome = await this.semaphore.run(() => this.once(recorded))
-      if (request.operation && !('failure' in outcome && outcome.failure.kind === 'deadline')) {
-        this.dead.record(request.operation, 'failure' in outcome && outcome.failure.kind === 'timeout')
-      }
+      const { operation } = request
+      // Asked once a slot is free (the operation may have died while this request waited for one), and the
+      // outcome recorded before the slot is given up, so the next request in line knows it.
+      const sendOnce = () =>
+        this.semaphore.run(async () => {
+          const reason = operation ? this.dead.reasonFor(operation, this.options.timeoutMs) : undefined
+          if (reason) return { skipped: { kind: 'timeout' as const, message: reason } }
+          const sent = await this.once(recorded)
+          if (operation && !('failure' in sent && sent.failure.kind === 'deadline')) this.dead.record(operation, 'failure' in sent && sent.failure.kind === 'timeout')
+          return sent
+        })
+      const gate = operation && this.dead.isSuspect(operation) ? this.suspectGate(operation) : undefined
+      const outcome = gate ? await gate.run(sendOnce) : await sendOnce()
+      if ('skipped' in outcome) return failed(outcome.skipped)
       const canRetry = attempt < this.options.maxRetries
       if ('response' in outcome) {
         const { response } = outcome
@@ -246,6 +255,16 @@ export class HttpClient {
       clearTimeout(timer)
       deadline?.removeEventListener('abort', onDeadline)
     }
+  }
+
+  /** One request at a time for an operation whose last request timed out. */
+  private suspectGate(operation: string): Semaphore {
+    let gate = this.suspectGates.get(operation)
+    if (!gate) {
+      gate = new Semaphore(1)
+      this.suspectGates.set(operation, gate)
+    }
+    return gate
   }
 
   /** Closes the connections once the requests in flight have their answers. */

@@ -8,6 +8,11 @@ import { renderJunit } from './junit.js'
 import type { RunResult } from './run-result.js'
 import { renderSummaryMarkdown } from './summary-md.js'
 
+/** The peak resident memory of this process so far. */
+export function peakRssBytes(): number {
+  return process.resourceUsage().maxRSS * 1024
+}
+
 /** The files every run writes to the report directory. */
 export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.html'] as const
 
@@ -15,12 +20,14 @@ export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.
 export async function writeReports(dir: string, run: RunResult, checks: readonly CheckReport[], redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const redacted = redactDeep(run, redact)
-  const files: Record<(typeof REPORT_FILES)[number], string> = {
-    'results.json': `${stringifyJson(redacted, 2)}\n`,
+  const rendered = {
     'junit.xml': renderJunit(redacted, redactDeep([...checks], redact)),
     'summary.md': renderSummaryMarkdown(redacted),
     'report.html': renderHtml(redacted),
   }
+  // Rendered last, so that the peak memory it records includes rendering the other reports.
+  run.peakRssBytes = peakRssBytes()
+  const files: Record<(typeof REPORT_FILES)[number], string> = { 'results.json': `${stringifyJson({ ...redacted, peakRssBytes: run.peakRssBytes }, 2)}\n`, ...rendered }
   const written: string[] = []
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name)

@@ -10,6 +10,7 @@ import { headlineOf } from '../judging/headline.js'
 import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
 import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
 import type { RunResult } from '../reports/run-result.js'
+import { peakRssBytes } from '../reports/write-reports.js'
 import { packageVersion } from '../spec/package-root.js'
 
 export interface RunFacts {
@@ -59,7 +60,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     summary: summarise(requirements),
     seeding: facts.seeding ?? { knownBefore: 0, created: 0, note: 'not seeded: the run stopped first' },
     requestsSent: facts.requestsSent,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRssBytes(),
     harnessErrors: facts.harnessErrors ?? [],
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.artifactsUrl ? { artifactsUrl: facts.artifactsUrl } : {}),

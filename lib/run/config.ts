@@ -102,7 +102,7 @@ export const options = {
   },
   concurrency: { flag: 'concurrency', env: 'PETSTORE_CONCURRENCY', kind: 'string', description: 'requests in flight at once (default 8)' },
   timeoutMs: { flag: 'timeout-ms', env: 'PETSTORE_TIMEOUT_MS', kind: 'string', description: 'timeout of one request in ms (default 10000)' },
-  maxBodyBytes: { flag: 'max-body-bytes', env: 'PETSTORE_MAX_BODY_BYTES', kind: 'string', description: 'largest response body read, in bytes (default 4194304)' },
+  maxBodyBytes: { flag: 'max-body-bytes', env: 'PETSTORE_MAX_BODY_BYTES', kind: 'string', description: 'largest response body read, after decoding, in bytes (default 1048576)' },
   maxRetries: { flag: 'max-retries', env: 'PETSTORE_MAX_RETRIES', kind: 'string', description: 'retries of a rate-limited request or a failed read (default 3)' },
   maxRetryWaitMs: { flag: 'max-retry-wait-ms', env: 'PETSTORE_MAX_RETRY_WAIT_MS', kind: 'string', description: 'longest Retry-After honoured, in ms (default 10000)' },
   deadlineMs: { flag: 'deadline-ms', env: 'PETSTORE_DEADLINE_MS', kind: 'string', description: 'deadline of the whole run in ms (default 600000)' },
@@ -394,7 +394,9 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     replayPath: replayPathSetting(raw.replayPath, raw.seed, problems),
     concurrency: integerSetting(raw.concurrency, '--concurrency', 8, 1, 256, problems),
     timeoutMs: integerSetting(raw.timeoutMs, '--timeout-ms', 10_000, 1, 600_000, problems),
-    maxBodyBytes: integerSetting(raw.maxBodyBytes, '--max-body-bytes', 4 * 1024 * 1024, 1024, 1024 ** 3, problems),
+    // 1 MiB: fifteen times the largest page of 100 generated pets, and small enough that the answers a run keeps
+    // stay far under the suite's 300 MiB memory bound whatever the target sends (policy §5).
+    maxBodyBytes: integerSetting(raw.maxBodyBytes, '--max-body-bytes', 1024 * 1024, 1024, 1024 ** 3, problems),
     maxRetries: integerSetting(raw.maxRetries, '--max-retries', 3, 0, 20, problems),
     maxRetryWaitMs: integerSetting(raw.maxRetryWaitMs, '--max-retry-wait-ms', 10_000, 0, 600_000, problems),
     deadlineMs: integerSetting(raw.deadlineMs, '--deadline-ms', 600_000, 1_000, 24 * 3_600_000, problems),

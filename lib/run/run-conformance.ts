@@ -14,6 +14,7 @@ import { runChecks } from '../checks/runner.js'
 import { LagLog } from '../data/eventual-reads.js'
 import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
 import { HttpClient } from '../http/client.js'
+import { INT64_MAX } from '../http/int64.js'
 import { createRedactor } from '../http/redaction.js'
 import { compareWithBaseline } from '../judging/baseline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
@@ -154,7 +155,9 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
     if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
 
     const api = new PetstoreApi(client, apiKey)
-    const preflight = await api.listPets({ limit: 1 })
+    // One read per kind of request the run sends, at once: a list to see the target answers at all, and
+    // getPet and a path probe so that an operation that hangs is known after one timeout, not a wave later.
+    const [preflight] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
     // No connection at all, or no TLS session: nothing can be judged. Anything else (a timeout, a reset, a
     // huge body) is the target's behaviour, which the checks judge and report.
     if (preflight.failure && (preflight.failure.kind === 'unreachable' || preflight.failure.kind === 'tls')) {
@@ -204,12 +207,13 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
     const progress = progressReporter(io, started, config.quiet)
     const reports = await runChecks(registeredChecks(), state, {
       filter: config.requirementFilter,
-      concurrency: config.concurrency,
-      checkTimeoutMs: Math.max(60_000, config.timeoutMs * (config.maxRetries + 1) * 4),
       deadline: deadline.signal,
       onProgress: progress.update,
     })
     progress.end()
+    // The answers the checks shared (the survey, requests several checks judged) are no longer needed: the
+    // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
+    state.release()
     if (isSelected('createPet/read-your-writes-lag', config.requirementFilter)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
     const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
+import { excerpt } from '../http/excerpt.js'
 import { isInt64 } from '../http/int64.js'
 import { JsonNumber, type JsonValue, toPlain } from '../http/json.js'
 import { packageRoot } from './package-root.js'
@@ -97,9 +98,9 @@ function exactNumberViolations(schema: JsonSchema, value: JsonValue, path: strin
   if (!resolved) return []
   if (value instanceof JsonNumber) {
     const integer = value.integer
-    if (resolved.type === 'integer' && integer === undefined) return [{ path: path || '/', keyword: 'integer', message: `${value.text} is not an integer` }]
+    if (resolved.type === 'integer' && integer === undefined) return [{ path: path || '/', keyword: 'integer', message: `${excerpt(value.text, 40)} is not an integer` }]
     if (resolved.format === 'int64' && integer !== undefined && !isInt64(integer)) {
-      return [{ path: path || '/', keyword: 'int64', message: `${value.text} is outside the int64 range` }]
+      return [{ path: path || '/', keyword: 'int64', message: `${excerpt(value.text, 40)} is outside the int64 range` }]
     }
     return []
   }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { RequirementResult } from '../../lib/judging/verdicts.js'
+import { behaviours, type Misbehaviour, rateLimitedFor, resetOnce, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { makeCertificates } from '../helpers/certificates.js'
 import { startForwardProxy } from '../helpers/forward-proxy.js'
-import { behaviours, type Misbehaviour, rateLimitedFor, resetOnce, startMisbehavingServer } from '../helpers/misbehaving-server.js'
 import { type CliOutcome, runBuiltCli, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, startTarget, type TargetOptions } from '../helpers/targets.js'
 

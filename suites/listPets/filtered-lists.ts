@@ -1,6 +1,7 @@
 /** Filtered lists the listPets suites share: one request per combination per run, and the rule that a filter lists only its status. */
 import type { Check } from '../../lib/checks/check.js'
 import { countOfStatus, type StoreSurvey } from '../../lib/data/store-survey.js'
+import { excerpt } from '../../lib/http/excerpt.js'
 import { stringifyJson } from '../../lib/http/json.js'
 import { type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 
@@ -32,7 +33,7 @@ export function expectOnlyStatus(check: Check, exchange: OperationExchange, stat
     expected: `only pets with status "${status}"`,
     actual: others
       .slice(0, 5)
-      .map((pet) => stringifyJson(pet))
+      .map((pet) => excerpt(stringifyJson(pet), 200))
       .join(', '),
   })
   const otherKnown = [...survey.pets.values()].filter((pet) => pet.status !== status).length

@@ -1,5 +1,5 @@
 /**
- * Targets that misbehave at the HTTP level, for the harness self-tests: they hang, drip, reset, flood,
+ * Targets that misbehave at the HTTP level, for the self-tests and the hostile benchmark: they hang, drip, reset, flood,
  * truncate, mislabel, rate-limit. Every socket is tracked and destroyed on close, so no test can hang.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -89,10 +89,10 @@ export const hostileBehaviours = {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
     response.end(gzipSync(PETS))
   }) as Misbehaviour,
-  /** A million nested arrays. */
-  deepNesting: ((_request, response) => answer(response, 'application/json', `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`)) as Misbehaviour,
-  /** A pet whose id is a number of three million digits. */
-  giantNumber: ((_request, response) => answer(response, 'application/json', `[{"id":${'9'.repeat(3_000_000)},"name":"Rex","categoryId":1}]`)) as Misbehaviour,
+  /** Arrays nested 400,000 deep (a body under the default cap of 1 MiB). */
+  deepNesting: ((_request, response) => answer(response, 'application/json', `${'['.repeat(400_000)}${']'.repeat(400_000)}`)) as Misbehaviour,
+  /** A pet whose id is a number of a million digits (a body just under the default cap of 1 MiB). */
+  giantNumber: ((_request, response) => answer(response, 'application/json', `[{"id":${'9'.repeat(1_000_000)},"name":"Rex","categoryId":1}]`)) as Misbehaviour,
   /** Two thousand headers of a hundred bytes each. */
   headerFlood: ((_request, response) => {
     for (let index = 0; index < 2000; index++) response.setHeader(`x-flood-${index}`, 'x'.repeat(100))
