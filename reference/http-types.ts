@@ -15,7 +15,7 @@ export interface ServiceResponse {
   headers: Record<string, string>
   body: string
   /** How the HTTP layer sends the body; look-alike variants change it. */
-  delivery?: { chunked?: boolean; closeConnection?: boolean; delayMs?: number; resetConnection?: boolean }
+  delivery?: { chunked?: boolean; closeConnection?: boolean; delayMs?: number; resetConnection?: boolean; gzip?: boolean }
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse>

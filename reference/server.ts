@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
 import { errorResponse } from './handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 
@@ -32,16 +33,17 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
   const headers: Record<string, string> = { ...answer.headers }
   if (delivery.closeConnection) headers.connection = 'close'
-  if (!delivery.chunked) headers['content-length'] = String(Buffer.byteLength(answer.body))
+  const body = delivery.gzip ? gzipSync(answer.body) : Buffer.from(answer.body, 'utf8')
+  if (delivery.gzip) headers['content-encoding'] = 'gzip'
+  if (!delivery.chunked) headers['content-length'] = String(body.length)
   response.writeHead(answer.status, headers)
   if (delivery.chunked) {
     // Split at the middle byte, even inside a UTF-8 sequence: the client must join the chunks before decoding.
-    const bytes = Buffer.from(answer.body, 'utf8')
-    const middle = Math.floor(bytes.length / 2)
-    response.write(bytes.subarray(0, middle))
-    response.end(bytes.subarray(middle))
+    const middle = Math.floor(body.length / 2)
+    response.write(body.subarray(0, middle))
+    response.end(body.subarray(middle))
   } else {
-    response.end(answer.body)
+    response.end(body)
   }
 }
 

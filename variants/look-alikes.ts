@@ -203,4 +203,18 @@ export const lookAlikes: Variant[] = [
     wrap: (reference) => async (request) =>
       isGetPet(request) && /^\/pets\/-/.test(request.path) ? errorResponse(400, 'invalid_pet_id', 'petId must not be negative') : reference(request),
   },
+  {
+    name: 'gzip-encoded-answers',
+    description: 'every answer is gzip-encoded (Content-Encoding: gzip), asked for or not',
+    wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, gzip: true } })),
+  },
+  {
+    name: 'error-messages-with-markup',
+    description: 'Error messages and codes hold <, >, & and quotes: "no pet <42> & \'none\' found"',
+    wrap: mapAnswers((answer) =>
+      answer.status >= 400
+        ? mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, code: `${String(body.code)}<&>`, message: `"${String(body.message)}" <b>&amp;</b> 'quoted'` } : body))
+        : answer,
+    ),
+  },
 ]
