@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['self-tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    maxWorkers: 2,
+    // Three workers on two cores: several files mostly wait (lagging targets, Retry-After, child processes), and a third keeps both cores busy meanwhile.
+    maxWorkers: 3,
   },
 })

@@ -10,7 +10,7 @@
  */
 import { EVERY_EXCHANGE_REQUIREMENTS } from '../lib/checks/incidental-checks.js'
 import { resolveConfig } from '../lib/run/config.js'
-import { runConformance } from '../lib/run/run-conformance.js'
+import { runConfigured } from '../lib/run/run-conformance.js'
 import { PetStore } from '../reference/pet-store.js'
 import { startVariant, type Variant } from '../variants/variant.js'
 import { scoreFault, scoreLookAlike, type VariantScore } from './score.js'
@@ -46,7 +46,7 @@ export async function scoreVariant(variant: Variant, kind: VariantKind): Promise
       randomSeed: () => 0,
     })
     if (config === 'help') throw new Error('unreachable: no --help given')
-    const { exitCode, result } = await runConformance(config, silent, { writeReports: false })
+    const { exitCode, result } = await runConfigured(config, silent, { writeReports: false })
     const durationMs = Date.now() - started
     return kind === 'fault' ? scoreFault(variant, result, exitCode, durationMs) : scoreLookAlike(variant, result, exitCode, durationMs)
   } finally {

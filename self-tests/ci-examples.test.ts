@@ -46,13 +46,34 @@ describe('the CI examples', () => {
     }
   })
 
+  test('each runs the suite through its GitHub Action, with inputs action.yml declares', () => {
+    const action = parseDocument(readFileSync(join(packageRoot, 'action.yml'), 'utf8')).toJS() as { inputs: Record<string, { required?: boolean }>; runs: { using: string } }
+    expect(action.runs.using).toBe('composite')
+    for (const { name, workflow } of examples) {
+      const suite = steps(workflow).find((step) => /\/petstore-conformance@/.test(step.uses ?? ''))
+      expect(suite, name).toBeDefined()
+      expect(
+        Object.keys(suite?.with ?? {}).filter((input) => !(input in action.inputs)),
+        name,
+      ).toEqual([])
+      const required = Object.entries(action.inputs)
+        .filter(([, input]) => input.required)
+        .map(([input]) => input)
+      expect(
+        required.filter((input) => !(input in (suite?.with ?? {}))),
+        name,
+      ).toEqual([])
+    }
+  })
+
   test('every file a step reads is one the suite writes, from the report directory the run was given', () => {
     for (const { name, workflow } of examples) {
-      const run = steps(workflow).find((step) => step.env?.PETSTORE_REPORT_DIR)
-      const reportDir = run?.env?.PETSTORE_REPORT_DIR?.replace(/^\$\{\{ github\.workspace \}\}\//, '')
+      const suite = steps(workflow).find((step) => /\/petstore-conformance@/.test(step.uses ?? ''))
+      const reportDir = suite?.with?.['report-dir']
       expect(reportDir, name).toBeTruthy()
+      const upload = steps(workflow).find((step) => step.uses?.startsWith('actions/upload-artifact'))
+      expect(upload?.with?.path?.replace(/\/$/, ''), name).toBe(reportDir)
       const read = steps(workflow).flatMap(filesNamed)
-      expect(read.length, name).toBeGreaterThan(0)
       expect(
         read.filter((file) => !(REPORT_FILES as readonly string[]).includes(file)),
         name,

@@ -10,7 +10,7 @@ import { startServer } from '../../reference/server.js'
 import { counted } from '../judging/headline.js'
 import { EXIT } from '../judging/verdicts.js'
 import type { Config } from './config.js'
-import { type RunIo, runConformance } from './run-conformance.js'
+import { type RunIo, runConfigured } from './run-conformance.js'
 
 const silent: RunIo = { out: () => {}, err: () => {} }
 
@@ -26,7 +26,7 @@ export async function planRun(config: Config, io: RunIo): Promise<number> {
   const store = config.profile === 'full' ? new PetStore() : populatedStore(150)
   const reference = await startServer(createReferenceHandler({ apiKey, store }))
   try {
-    await runConformance({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, silent, { writeReports: false })
+    await runConfigured({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, silent, { writeReports: false })
   } finally {
     await reference.close()
   }

@@ -3,6 +3,7 @@
  * reachable, seed it (full profile), run the checks of suites/, judge, report, and give the exit code.
  */
 import { randomBytes } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { createReferenceHandler } from '../../reference/handler.js'
 import { type RunningServer, startServer } from '../../reference/server.js'
 import { registeredChecks } from '../../suites/index.js'
@@ -82,7 +83,7 @@ async function keyRefusedEverywhere(api: PetstoreApi, profile: Config['profile']
   return post.response?.status === 401
 }
 
-export async function runConformance(config: Config, io: RunIo, options: RunOptions = {}): Promise<RunOutcome> {
+export async function runConfigured(config: Config, io: RunIo, options: RunOptions = {}): Promise<RunOutcome> {
   const started = Date.now()
   const now = new Date(config.now)
   let reference: RunningServer | undefined
@@ -95,6 +96,8 @@ export async function runConformance(config: Config, io: RunIo, options: RunOpti
   const baseUrl = config.baseUrl ?? (reference as RunningServer).baseUrl
   const runId = randomBytes(4).toString('hex')
   const deadline = new AbortController()
+  // Every request and every check listens for the deadline: many listeners are expected, not a leak.
+  setMaxListeners(0, deadline.signal)
   const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, config.deadlineMs))
   const client = new HttpClient({ ...config, baseUrl, deadline: deadline.signal })
 

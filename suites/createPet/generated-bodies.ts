@@ -12,6 +12,7 @@ import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type V
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { responseJson } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
+import { commandPrefix } from '../../lib/spec/package-root.js'
 import { type OperationExchange, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved } from '../fixtures.js'
 import { type Marker, searchRefusedPet } from './refused-pet-search.js'
@@ -234,7 +235,7 @@ function replayCommand(check: Check, requirementId: GeneratedRequirement, replay
   const { context } = check
   const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile full`
   const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
-  return `npm run conformance --${target} --seed ${context.seed} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
+  return `${commandPrefix}${target} --seed ${context.seed} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
 }
 
 function cut(text: string): string {
@@ -284,7 +285,7 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
       seed: check.context.seed,
       path: replayPath,
       counterexample: cut(shrunk ? `${describeValue(shrunk.value as T)}\nbody sent: ${sent}` : `body sent: ${sent}`),
-      command: replayPath ? replayCommand(check, requirementId, replayPath) : `npm run conformance -- --seed ${check.context.seed} --requirements ${requirementId}`,
+      command: replayPath ? replayCommand(check, requirementId, replayPath) : `${commandPrefix} --seed ${check.context.seed} --requirements ${requirementId}`,
     },
   })
   const outcomes = properties.flatMap(({ cases }) => cases.outcomes)
