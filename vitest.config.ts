@@ -8,5 +8,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Three workers on two cores: several files mostly wait (lagging targets, Retry-After, child processes), and a third keeps both cores busy meanwhile.
     maxWorkers: 3,
+    // Self-tests share no module state that one file could spoil for another (checks register once, targets
+    // are closed per test), so each worker imports the project once instead of once per file.
+    pool: 'threads',
+    isolate: false,
   },
 })
