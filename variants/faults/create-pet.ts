@@ -7,6 +7,7 @@ import { exactInteger } from '../../lib/http/int64.js'
 import { isJsonObject, JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
+import type { ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { createdId, isCreatePet, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
@@ -150,31 +151,13 @@ export const createPetFaults: Variant[] = [
     name: 'client-id-honoured',
     description: 'an id sent in the body is used for the new pet when no pet holds it',
     catches: ['createPet/client-id-not-honoured'],
-    wrap:
-      (reference, { store }) =>
-      async (request) => {
-        const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
-        const answer = await reference(request)
-        const id = createdId(answer)
-        if (sentId === undefined || id === undefined || store.get(sentId)) return answer
-        store.rekey(id, sentId)
-        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id: sentId } : body))
-      },
+    wrap: honoursSentId('when no pet holds it'),
   },
   {
     name: 'client-id-overwrites',
     description: 'a create that carries the id of an existing pet replaces that pet (201 with its id)',
     catches: ['createPet/client-id-not-honoured'],
-    wrap:
-      (reference, { store }) =>
-      async (request) => {
-        const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
-        const answer = await reference(request)
-        const id = createdId(answer)
-        if (sentId === undefined || id === undefined || !store.get(sentId)) return answer
-        store.rekey(id, sentId)
-        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id: sentId } : body))
-      },
+    wrap: honoursSentId('when a pet holds it'),
   },
   {
     name: 'client-id-updates-existing',
@@ -227,9 +210,7 @@ export const createPetFaults: Variant[] = [
         await new Promise((resolve) => setImmediate(resolve))
         const answer = await reference(request)
         const assigned = createdId(answer)
-        if (assigned === undefined) return answer
-        store.rekey(assigned, id)
-        return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id } : body))
+        return assigned === undefined ? answer : movedTo(store, answer, assigned, id)
       },
   },
   {
@@ -239,6 +220,24 @@ export const createPetFaults: Variant[] = [
     wrap: lagsBehindWrites(8_000),
   },
 ]
+
+/** The pet just created moved to `id` (replacing any pet there), and its 201 answer saying so. */
+function movedTo(store: PetStore, answer: ServiceResponse, from: bigint, id: bigint): ServiceResponse {
+  store.rekey(from, id)
+  return mapJsonBody(answer, (body) => (isJsonObject(body) ? { ...body, id } : body))
+}
+
+/** A create that takes the id sent in its body, either only when no pet holds it, or only when one does. */
+function honoursSentId(when: 'when no pet holds it' | 'when a pet holds it'): Variant['wrap'] {
+  return (reference, { store }) =>
+    async (request) => {
+      const sentId = isCreatePet(request) ? sentIdOf(request.body) : undefined
+      const answer = await reference(request)
+      const id = createdId(answer)
+      if (sentId === undefined || id === undefined || (store.get(sentId) !== undefined) !== (when === 'when a pet holds it')) return answer
+      return movedTo(store, answer, id, sentId)
+    }
+}
 
 /** The integer id a POST body carries, if any. */
 function sentIdOf(body: string): bigint | undefined {
