@@ -15,7 +15,7 @@ import { PetStore } from '../reference/pet-store.js'
 import { startVariant, type Variant } from '../variants/variant.js'
 import { scoreFault, scoreLookAlike, type VariantScore } from './score.js'
 
-export const SCORE_API_KEY = 'mutation-score-key-8c3e1f'
+const SCORE_API_KEY = 'mutation-score-key-8c3e1f'
 /** A fixed seed: the score of a given tree is the same on every run. */
 export const SCORE_SEED = '424242'
 
@@ -24,7 +24,7 @@ export type VariantKind = 'fault' | 'look-alike'
 const silent = { out: () => {}, err: () => {} }
 
 /** The requirement filter of a variant's run: none (the whole suite) unless the checks of its named requirements alone can catch it. */
-export function requirementsToRun(variant: Variant, kind: VariantKind): string[] {
+function requirementsToRun(variant: Variant, kind: VariantKind): string[] {
   const catches = variant.catches ?? []
   if (kind === 'look-alike' || catches.length === 0 || catches.some((id) => EVERY_EXCHANGE_REQUIREMENTS.includes(id))) return []
   return catches

@@ -146,14 +146,12 @@ export class Assertions {
   }
 
   /**
-   * The request was not served: no 2xx answer (a transport failure is none either), and no pet data in
-   * the body, whatever its status. Any other answer passes: 401, 404, 405, a redirect (never followed).
+   * The request was not served: no 2xx answer, and no pet data in the body, whatever its status. Any other
+   * answer passes: 401, 404, 405, a redirect (never followed). A request that got no answer at all shows
+   * nothing either way: the caller must make that inconclusive before asking (see `Check.requireAnswer`).
    */
   refused(exchange: Exchange, what: string): void {
-    if (!exchange.response) {
-      this.count += 1
-      return
-    }
+    if (!exchange.response) throw new Error(`${what}: refused() needs an answer to judge`)
     const { status } = exchange.response
     this.that(status < 200 || status >= 300, `${what} was answered ${status}: served without a valid Bearer key`, {
       exchange,
@@ -175,7 +173,7 @@ function isPetLike(value: JsonValue): boolean {
 }
 
 /** How many pet-like objects a body holds: itself, the items of a list, or the items of a list one level down ({ data: [...] }). */
-export function petDataIn(exchange: Exchange): number {
+function petDataIn(exchange: Exchange): number {
   const parsed = responseJson(exchange)
   if (!parsed.ok) return 0
   const count = (value: JsonValue): number => (Array.isArray(value) ? value.filter(isPetLike).length : isPetLike(value) ? 1 : 0)

@@ -1,4 +1,4 @@
-/** What one check (one test of suites/) reports to the runner, through vitest task meta. */
+/** What one check of suites/ reports to the runner. */
 import type { Evidence } from './evidence.js'
 
 export type CheckOutcome = 'pass' | 'fail' | 'inconclusive' | 'error'
@@ -37,10 +37,6 @@ export interface CheckReport {
   /** Requests this check read that were retried, each as "METHOD url: what came before" (redacted). */
   retried?: string[]
   assertions: number
-}
-
-export interface CheckMeta {
-  petstore?: CheckReport
 }
 
 /** `[area/slug] title` → `area/slug`. */

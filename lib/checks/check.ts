@@ -142,6 +142,11 @@ export class Check {
     if (!condition) this.inconclusive(reason)
   }
 
+  /** An answer is needed to judge: a request that got none (a timeout, a reset) shows nothing either way. */
+  requireAnswer(exchange: OperationExchange, what: string): void {
+    this.require(exchange.response !== undefined, `${what} got no answer (${exchange.failure?.message ?? 'unknown'}), so nothing shows whether it was served`)
+  }
+
   /** Checks that create pets are inconclusive in the read-only smoke profile. */
   requireWrites(): void {
     this.require(!this.isReadOnly, 'the smoke profile is read-only and sends no POST; run with --profile full')

@@ -19,7 +19,7 @@ export interface RunChecksOptions {
   onProgress?: (done: number, total: number, title: string) => void
 }
 
-export const DEADLINE_REASON = 'deadline reached: the run deadline passed before this check finished'
+const DEADLINE_REASON = 'deadline reached: the run deadline passed before this check finished'
 
 /** Resolves with how the check ended; never rejects. */
 async function settle(check: Check, definition: CheckDefinition, options: RunChecksOptions): Promise<CheckEnd> {
@@ -39,7 +39,7 @@ async function settle(check: Check, definition: CheckDefinition, options: RunChe
   }
 }
 
-export function selectedChecks(definitions: readonly CheckDefinition[], filter: readonly string[]): CheckDefinition[] {
+function selectedChecks(definitions: readonly CheckDefinition[], filter: readonly string[]): CheckDefinition[] {
   return definitions.filter((definition) => isSelected(requirementIdOfTitle(definition.title) ?? '', filter))
 }
 

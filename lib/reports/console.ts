@@ -1,5 +1,6 @@
 /** What the console shows: the run's setting, one line per requirement, and the verdict. */
 import { counted, headlineLine } from '../judging/headline.js'
+import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
 
@@ -39,16 +40,9 @@ function detail(result: RequirementResult, firstOfCause: ReadonlySet<string>): s
   }
 }
 
-export function renderRequirementLines(results: readonly RequirementResult[]): string {
+export function renderRequirementLines(results: readonly RequirementResult[], rootCauses: readonly RootCause[] = []): string {
   // The first requirement of each root cause shows its evidence; the others point at the cause.
-  const firstOfCause = new Set<string>()
-  const seen = new Set<string>()
-  for (const result of results) {
-    if (result.rootCause && !seen.has(result.rootCause)) {
-      seen.add(result.rootCause)
-      firstOfCause.add(result.id)
-    }
-  }
+  const firstOfCause = new Set(rootCauses.map((cause) => cause.requirements[0] ?? ''))
   return results
     .filter((result) => result.verdict !== 'untestable' && result.verdict !== 'skipped')
     .map(

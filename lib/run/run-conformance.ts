@@ -25,7 +25,7 @@ import type { RunResult } from '../reports/run-result.js'
 import { writeReports } from '../reports/write-reports.js'
 import { GET_PET_REMOVAL, isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
-import { PetstoreApi } from '../spec/petstore-api.js'
+import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import { assembleRun, type RunFacts } from './assemble-run.js'
 import type { Config } from './config.js'
 
@@ -72,12 +72,11 @@ type Ending = Pick<RunFacts, 'exitCode' | 'requirements' | 'harnessErrors' | 'se
 
 /**
  * A 401 to the list with the configured key is a set-up mistake, not a verdict, when every other operation
- * refuses the key too: GET /pets/{id} and, when writes are allowed, POST /pets with an empty object (which
- * a target that accepted the key would refuse with 400, creating nothing).
+ * refuses the key too: the preflight's GET /pets/{id} and, when writes are allowed, POST /pets with an empty
+ * object (which a target that accepted the key would refuse with 400, creating nothing).
  */
-async function keyRefusedEverywhere(api: PetstoreApi, profile: Config['profile']): Promise<boolean> {
-  const get = await api.getPet(1n)
-  if (get.response?.status !== 401) return false
+async function keyRefusedEverywhere(api: PetstoreApi, preflightGet: OperationExchange, profile: Config['profile']): Promise<boolean> {
+  if (preflightGet.response?.status !== 401) return false
   if (profile === 'smoke') return true
   const post = await api.createPet({ json: {} })
   return post.response?.status === 401
@@ -122,7 +121,7 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
     if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
     else {
       out('')
-      out(renderRequirementLines(run.requirements))
+      out(renderRequirementLines(run.requirements, run.rootCauses))
     }
     for (const error of run.harnessErrors) err(`Harness error: ${error}`)
     if (options.writeReports ?? true) {
@@ -160,14 +159,14 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
     const api = new PetstoreApi(client, apiKey)
     // One read per kind of request the run sends, at once: a list to see the target answers at all, and
     // getPet and a path probe so that an operation that hangs is known after one timeout, not a wave later.
-    const [preflight] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
+    const [preflight, preflightGet] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
     // No connection at all, or no TLS session: nothing can be judged. Anything else (a timeout, a reset, a
     // huge body) is the target's behaviour, which the checks judge and report.
     if (preflight.failure && (preflight.failure.kind === 'unreachable' || preflight.failure.kind === 'tls')) {
       return finish({ exitCode: EXIT.harness, stopReason: `target unreachable: GET ${preflight.request.url}: ${preflight.failure.message}` })
     }
     if (preflight.failure) err(`WARNING: GET ${preflight.request.url} failed (${preflight.failure.message}); the checks will say what else fails`)
-    if (preflight.response?.status === 401 && (await keyRefusedEverywhere(api, config.profile))) {
+    if (preflight.response?.status === 401 && (await keyRefusedEverywhere(api, preflightGet, config.profile))) {
       return finish({ exitCode: EXIT.usage, stopReason: 'the target answered 401 to the configured key on every operation: check PETSTORE_API_KEY' })
     }
 
@@ -185,27 +184,8 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
       out(`Seeding: ${seeding.note}`)
     }
 
-    const settings: RunSettings = {
-      baseUrl,
-      apiKey,
-      profile: config.profile,
-      seed: config.seed,
-      numRuns: config.numRuns,
-      replayPath: config.replayPath,
-      embeddedReference: reference !== undefined,
-      concurrency: config.concurrency,
-      timeoutMs: config.timeoutMs,
-      maxBodyBytes: config.maxBodyBytes,
-      maxRetries: config.maxRetries,
-      maxRetryWaitMs: config.maxRetryWaitMs,
-      caFile: config.caFile,
-      insecure: config.insecure,
-      consistencyWindowMs: config.consistencyWindowMs,
-      categoryIds: config.categoryIds,
-      namePrefix: config.namePrefix,
-      runId,
-      now: config.now,
-    }
+    // The settings the checks see: the configuration, with the target and the key it resolved to.
+    const settings: RunSettings = { ...config, baseUrl, apiKey, embeddedReference: reference !== undefined, runId }
     const state = new RunState(settings, client, lagLog)
     const progress = progressReporter(io, started, config.quiet)
     const reports = await runChecks(registeredChecks(), state, {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
-import { JsonNumber, parseJson, stringifyJson, toPlain } from '../../lib/http/json.js'
+import { JsonNumber, nestingDepth, parseJson, stringifyJson, toPlain } from '../../lib/http/json.js'
 
 describe('exactInteger reads JSON number text exactly', () => {
   test.for([
@@ -51,5 +51,26 @@ describe('lossless JSON', () => {
 
   test('the plain view turns numbers into JS numbers for schema validation', () => {
     expect(toPlain([new JsonNumber('1'), { a: new JsonNumber('2.5') }])).toEqual([1, { a: 2.5 }])
+  })
+})
+
+describe('parsing stays bounded and linear, whatever the target sends (policy §5)', () => {
+  test('nesting is counted in one pass, brackets inside strings and escaped quotes left out', () => {
+    expect(nestingDepth('[{"a":[1]}]', 64)).toBe(3)
+    expect(nestingDepth('["[[[[", "\\"[[["]', 64)).toBe(1)
+    expect(nestingDepth(`${'['.repeat(65)}${']'.repeat(65)}`, 64)).toBe(65)
+    expect(parseJson(`${'['.repeat(64)}${']'.repeat(64)}`).ok).toBe(true)
+    expect(parseJson(`${'['.repeat(65)}${']'.repeat(65)}`)).toEqual({ ok: false, error: 'JSON nested deeper than 64 levels' })
+  })
+
+  test('an integer of more digits than any int64 is judged without being converted: outside int64, sign kept, fractions still refused', () => {
+    const huge = exactInteger('9'.repeat(1_000_000))
+    expect(huge !== undefined && !isInt64(huge) && huge > 0n).toBe(true)
+    const negative = exactInteger(`-${'9'.repeat(100)}`)
+    expect(negative !== undefined && negative < INT64_MIN).toBe(true)
+    expect(exactInteger(`${'1'.repeat(60)}.5`)).toBeUndefined()
+    expect(exactInteger(`${'1'.repeat(60)}.000`)).toBe(10n ** 40n)
+    expect(exactInteger('9223372036854775807')).toBe(INT64_MAX)
+    expect(new JsonNumber('123456789012345678901234567890123456789012345').integer).toBe(10n ** 40n)
   })
 })

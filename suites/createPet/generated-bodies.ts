@@ -5,7 +5,7 @@
  */
 import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
-import { codePoint, nameDifference } from '../../lib/checks/differences.js'
+import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
@@ -78,15 +78,17 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadB
   outcome.exchanges.push(get)
   outcome.decided.push('createPet/round-trip-get')
   const read = get.response?.status === 200 ? petOf(get) : undefined
-  const same =
-    read !== undefined &&
-    integerField(read.id) === id &&
-    read.name === created.name &&
-    integerField(read.categoryId) === integerField(created.categoryId) &&
-    (pet.status === undefined || read.status === created.status)
-  if (!same) {
+  // Compared with the 201 answer, so a wrong echo is blamed once, on echoes-fields.
+  const differences = read
+    ? petDifferences({ id, name: created.name, categoryId: integerField(created.categoryId), ...(pet.status !== undefined ? { status: created.status } : {}) }, read)
+    : []
+  if (!read || differences.length > 0) {
     outcome.failures['createPet/round-trip-get'] = {
-      message: eventual.found ? `GET /pets/${id} does not return the pet just created` : `GET /pets/${id} did not answer 200 ${windowWords(eventual)}`,
+      message: !eventual.found
+        ? `GET /pets/${id} did not answer 200 ${windowWords(eventual)}`
+        : read
+          ? `GET /pets/${id} differs from the pet just created: ${differences.join('; ')}`
+          : `GET /pets/${id} does not return the pet just created`,
       expected: `200 with ${stringifyJson(created)}`,
       actual: describeAnswer(get),
       exchange: get,

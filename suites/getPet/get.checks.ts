@@ -4,6 +4,7 @@ import { describe, test } from '../../lib/checks/registry.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { knownIds, unknownIdCandidates } from '../fixtures.js'
 
 const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
@@ -19,17 +20,16 @@ async function getKnownPets(check: Check) {
   return Promise.all(ids.map(async (id) => ({ id, listed: survey.pets.get(id), exchange: await check.shared(`get:${id}`, (api) => api.getPet(id)) })))
 }
 
+/** GET /pets/{id} was answered 200 with the pet of that very id. */
+function expectPetWithId(check: Check, exchange: OperationExchange, id: bigint, what: string): void {
+  check.expect.status(exchange, 200, what)
+  const pet = check.expect.petObject(exchange)
+  check.expect.that(integerField(pet.id) === id, `${what} returned the pet with id ${stringifyJson(pet.id)}`, { exchange, expected: `id ${id}`, actual: stringifyJson(pet.id) })
+}
+
 describe('getPet: one pet by id', () => {
   test('[getPet/returns-pet] GET /pets/{id} of pets the list shows is answered 200 with that pet', async ({ check }) => {
-    for (const { id, exchange } of await getKnownPets(check)) {
-      check.expect.status(exchange, 200, `GET /pets/${id}`)
-      const pet = check.expect.petObject(exchange)
-      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
-        exchange,
-        expected: `id ${id}`,
-        actual: stringifyJson(pet.id),
-      })
-    }
+    for (const { id, exchange } of await getKnownPets(check)) expectPetWithId(check, exchange, id, `GET /pets/${id}`)
   })
 
   test('[getPet/body-schema] GET /pets/{id} of pets the list shows is a valid Pet', async ({ check }) => {
@@ -75,13 +75,7 @@ describe('getPet: one pet by id', () => {
     const survey = await check.survey()
     const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
     if (survey.pets.has(id)) {
-      check.expect.status(exchange, 200, `GET /pets/${id} (a pet the lists show)`)
-      const pet = check.expect.petObject(exchange)
-      check.expect.that(integerField(pet.id) === id, `GET /pets/${id} returned the pet with id ${stringifyJson(pet.id)}`, {
-        exchange,
-        expected: `id ${id}`,
-        actual: stringifyJson(pet.id),
-      })
+      expectPetWithId(check, exchange, id, `GET /pets/${id} (a pet the lists show)`)
       return
     }
     const status = exchange.response?.status ?? 0

@@ -1,0 +1,40 @@
+import { gzipSync } from 'node:zlib'
+import { describe, expect, test } from 'vitest'
+import { BodyTooLarge, readBody } from '../../lib/http/body-reader.js'
+import { escapeControlCharacters } from '../../lib/reports/control-characters.js'
+
+/** A body stream of these chunks, with the destroy() undici bodies have. */
+function streamOf(chunks: Buffer[]) {
+  let destroyed = false
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (const chunk of chunks) if (!destroyed) yield chunk
+    },
+    destroy: () => {
+      destroyed = true
+    },
+  }
+}
+
+describe('what the target sends is data, bounded after decoding', () => {
+  test('control characters and terminal escapes are spelled out; tab, line feed and ordinary text pass unchanged', () => {
+    expect(escapeControlCharacters('\u001b]0;pwned\u0007\u001b[2J red\u009b')).toBe('\\u001b]0;pwned\\u0007\\u001b[2J red\\u009b')
+    expect(escapeControlCharacters('line\tone\nline two é 🐶')).toBe('line\tone\nline two é 🐶')
+  })
+
+  test('a gzip body is inflated as it streams and cut at the cap on decoded bytes, not on what came over the wire', async () => {
+    const inflated = Buffer.alloc(64 * 1024, 0x20)
+    const compressed = gzipSync(inflated)
+    expect(compressed.length).toBeLessThan(1024)
+    await expect(readBody(streamOf([compressed]), 'gzip', 16 * 1024)).rejects.toBeInstanceOf(BodyTooLarge)
+    const read = await readBody(streamOf([compressed.subarray(0, 10), compressed.subarray(10)]), 'gzip', 1024 * 1024)
+    expect(read.bytes.equals(inflated)).toBe(true)
+    expect(read.wireBytes).toBe(compressed.length)
+  })
+
+  test('a body in no known encoding is kept as it came, and cut at the cap', async () => {
+    const read = await readBody(streamOf([Buffer.from('[1,'), Buffer.from('2]')]), undefined, 10)
+    expect(read.bytes.toString()).toBe('[1,2]')
+    await expect(readBody(streamOf([Buffer.alloc(11)]), 'identity', 10)).rejects.toBeInstanceOf(BodyTooLarge)
+  })
+})
