@@ -1,0 +1,122 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { CommandSequences, type SequenceOutcome } from '../../lib/data/command-sequences.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+
+/**
+ * A toy system with one planted fault, so the runner is tested without HTTP: a counter that breaks when a
+ * value above 50 is added after another add. Each command "sends" one request.
+ */
+type Kind = 'toy/no-big-second-add'
+interface Toy {
+  adds: number
+}
+interface Real {
+  outcome: SequenceOutcome<Kind>
+}
+
+const request = () => ({}) as OperationExchange
+
+class Add implements fc.AsyncCommand<Toy, Real> {
+  constructor(readonly value: number) {}
+  check(): boolean {
+    return true
+  }
+  async run(model: Toy, real: Real): Promise<void> {
+    real.outcome.steps.push(this.toString())
+    real.outcome.exchanges.push(request())
+    real.outcome.decided.add('toy/no-big-second-add')
+    if (this.value > 50 && model.adds > 0) real.outcome.failures['toy/no-big-second-add'] ??= { message: `add(${this.value}) after ${model.adds} adds` }
+    model.adds += 1
+  }
+  toString(): string {
+    return `add(${this.value})`
+  }
+}
+
+class Reset implements fc.AsyncCommand<Toy, Real> {
+  check(model: Readonly<Toy>): boolean {
+    return model.adds > 0
+  }
+  async run(model: Toy, real: Real): Promise<void> {
+    real.outcome.steps.push(this.toString())
+    real.outcome.exchanges.push(request())
+    model.adds = 0
+  }
+  toString(): string {
+    return 'reset'
+  }
+}
+
+function toySequences(options: { seed: number; sequences?: number; shrinkBudget?: number }) {
+  const runs: string[][] = []
+  const sequences = new CommandSequences<fc.AsyncCommand<Toy, Real>, Kind>({
+    commands: (replayPath) =>
+      fc.commands([fc.integer({ min: 0, max: 100 }).map((value) => new Add(value)), fc.constant(new Reset())], {
+        maxCommands: 8,
+        size: 'max',
+        ...(replayPath !== undefined ? { replayPath } : {}),
+      }),
+    seed: options.seed,
+    sequences: options.sequences ?? 20,
+    shrinkBudget: options.shrinkBudget ?? 10_000,
+    run: async (commands) => {
+      const real: Real = { outcome: { decided: new Set(), failures: {}, exchanges: [], steps: [], notes: [] } }
+      await fc.asyncModelRun(() => ({ model: { adds: 0 }, real }), commands)
+      runs.push(real.outcome.steps)
+      return real.outcome
+    },
+  })
+  return { sequences, runs }
+}
+
+describe('model-based sequences: run, shrink, replay', () => {
+  test('the seed decides the sequences: two runs of one seed send the same commands, another seed others', async () => {
+    const first = toySequences({ seed: 7 })
+    const second = toySequences({ seed: 7 })
+    const other = toySequences({ seed: 8 })
+    await Promise.all([first.sequences.runAll(), second.sequences.runAll(), other.sequences.runAll()])
+    expect(first.runs).toHaveLength(20)
+    expect(second.runs).toEqual(first.runs)
+    expect(other.runs).not.toEqual(first.runs)
+  })
+
+  test('a failing sequence shrinks to the minimal one: a small add, then the smallest value above 50', async () => {
+    const { sequences } = toySequences({ seed: 7 })
+    const outcomes = await sequences.runAll()
+    expect(outcomes.some((outcome) => outcome.failures['toy/no-big-second-add'])).toBe(true)
+    const shrunk = await sequences.shrink('toy/no-big-second-add')
+    expect(shrunk?.outcome.steps).toEqual(['add(0)', 'add(51)'])
+    expect(shrunk?.failure.message).toBe('add(51) after 1 adds')
+    expect(shrunk?.budgetSpent).toBe(false)
+    expect(shrunk?.path).toMatch(/^\d+(:\d+)*@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*$/)
+  })
+
+  test('the shrunk path replays exactly that sequence, once', async () => {
+    const { sequences } = toySequences({ seed: 7 })
+    await sequences.runAll()
+    const shrunk = await sequences.shrink('toy/no-big-second-add')
+    const replaying = toySequences({ seed: 7 })
+    const replayed = await replaying.sequences.replay(shrunk?.path ?? '')
+    expect(replaying.runs).toEqual([['add(0)', 'add(51)']])
+    expect(replayed.failures['toy/no-big-second-add']?.message).toBe('add(51) after 1 adds')
+  })
+
+  test('shrinking stops when its request budget is spent, and says so', async () => {
+    const { sequences, runs } = toySequences({ seed: 7, shrinkBudget: 6 })
+    await sequences.runAll()
+    const before = runs.length
+    const shrunk = await sequences.shrink('toy/no-big-second-add')
+    expect(shrunk?.budgetSpent).toBe(true)
+    const shrinkRequests = runs.slice(before).reduce((sum, steps) => sum + steps.length, 0)
+    // The budget is checked before each re-run, so the last re-run may pass it by at most one sequence (8 commands).
+    expect(shrinkRequests).toBeLessThan(6 + 8)
+    expect(shrunk?.outcome.failures['toy/no-big-second-add']).toBeDefined()
+  })
+
+  test('a kind no sequence broke has nothing to shrink', async () => {
+    const { sequences } = toySequences({ seed: 7 })
+    await sequences.runAll()
+    expect(await sequences.shrink('toy/never' as Kind)).toBeUndefined()
+  })
+})
