@@ -34,12 +34,21 @@ function requirementArgs(ids: readonly string[]): string[] {
   return ids.length > 0 ? ['--requirements', ids.join(',')] : []
 }
 
+/**
+ * The model-based sequences run for every look-alike (any of them may falsely fail one) and for the faults
+ * made for them (those naming a views/ requirement). A fault named after a rule-by-rule requirement is scored
+ * on that rule's own checks: sequences would judge it too, and their shrinking would only cost time.
+ */
+function sequenceArgs(variant: Variant, kind: VariantKind): string[] {
+  return kind === 'fault' && !(variant.catches ?? []).some((id) => id.startsWith('views/')) ? ['--sequences', '0'] : []
+}
+
 export async function scoreVariant(variant: Variant, kind: VariantKind): Promise<VariantScore> {
   const server = await startVariant(variant, { apiKey: SCORE_API_KEY, store: variant.store?.() ?? new PetStore() })
   const started = Date.now()
   try {
     const config = resolveConfig({
-      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', SCORE_SEED, ...requirementArgs(requirementsToRun(variant, kind))],
+      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', SCORE_SEED, ...requirementArgs(requirementsToRun(variant, kind)), ...sequenceArgs(variant, kind)],
       env: { PETSTORE_API_KEY: SCORE_API_KEY },
       cwd: process.cwd(),
       today: () => new Date(),

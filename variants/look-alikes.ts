@@ -2,11 +2,11 @@
  * Conformant look-alikes: implementations that behave unusually but within the spec and the policy.
  * A careless suite fails them; this one must not. Each may warn only on the SHOULD requirements it lists.
  */
-import { INT64_MIN } from '../lib/http/int64.js'
+import { exactInteger, INT64_MIN } from '../lib/http/int64.js'
 import { isJsonObject, parseJson, stringifyJson } from '../lib/http/json.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../reference/handler.js'
-import { PetStore } from '../reference/pet-store.js'
+import { PetStore, populatedStore } from '../reference/pet-store.js'
 import {
   isCreatePet,
   isGetPet,
@@ -161,6 +161,23 @@ export const lookAlikes: Variant[] = [
       const limited = { ...answer, headers: { ...answer.headers, 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999' } }
       return isGetPet(request) ? { ...limited, headers: { ...limited.headers, deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' } } : limited
     }),
+  },
+  {
+    name: 'pets-sold-while-read',
+    description: 'a pet the store already held is sold (an order, an area not shown) the first time GET /pets/{petId} reads it: its status changes between reads',
+    store: () => populatedStore(150),
+    wrap: (reference, { store }) => {
+      const soldOnce = new Set<bigint>()
+      return async (request) => {
+        const id = isGetPet(request) ? exactInteger(decodeURIComponent(request.path.slice('/pets/'.length))) : undefined
+        const pet = id === undefined || soldOnce.has(id) ? undefined : store.get(id)
+        if (pet && id !== undefined && id <= 150n) {
+          soldOnce.add(id)
+          store.update(id, { ...pet, status: pet.status === 'sold' ? 'available' : 'sold' })
+        }
+        return reference(request)
+      }
+    },
   },
   {
     name: 'replica-lags-2s',

@@ -17,7 +17,7 @@ export interface FailureDetails {
   expected?: string
   actual?: string
   schemaErrors?: string[]
-  replay?: { seed: number; path: string; counterexample: string; command: string }
+  replay?: { seed: number; path: string; counterexample: string; command: string; script?: string }
 }
 
 export interface RecordedFailure extends FailureDetails {

@@ -8,8 +8,8 @@ export interface Failure {
   expected?: string
   actual?: string
   schemaErrors?: string[]
-  /** For generated cases: seed, path, counterexample and the command that replays it. */
-  replay?: { seed: number; path: string; counterexample: string; command: string }
+  /** For generated cases and sequences: seed, path, counterexample and the command that replays it; for a sequence, a curl script too. */
+  replay?: { seed: number; path: string; counterexample: string; command: string; script?: string }
   evidence: Evidence[]
 }
 

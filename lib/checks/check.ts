@@ -212,7 +212,15 @@ export class Check {
             ...(failure.expected !== undefined ? { expected: quote(failure.expected) } : {}),
             ...(failure.actual !== undefined ? { actual: quote(failure.actual) } : {}),
             ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.slice(0, 20).map(quote) } : {}),
-            ...(failure.replay ? { replay: { ...failure.replay, counterexample: redact(failure.replay.counterexample) } } : {}),
+            ...(failure.replay
+              ? {
+                  replay: {
+                    ...failure.replay,
+                    counterexample: redact(failure.replay.counterexample),
+                    ...(failure.replay.script !== undefined ? { script: redact(failure.replay.script) } : {}),
+                  },
+                }
+              : {}),
             evidence: cited.slice(0, EVIDENCE_PER_FAILURE).map((exchange) => toEvidence(exchange, redact)),
           },
         }

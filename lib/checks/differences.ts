@@ -44,3 +44,29 @@ export function petDifferences(expected: ExpectedPet, actual: { [key: string]: J
     differences.push(`status: expected ${stringifyJson(expected.status)}, got ${stringifyJson(actual.status)}`)
   return differences
 }
+
+/** The fields of the Animal schema: what every view of one pet must agree on (other properties are outside the interface). */
+const ANIMAL_FIELDS = ['id', 'name', 'categoryId', 'status'] as const
+
+function fieldText(value: JsonValue | undefined): string {
+  return value === undefined ? '(absent)' : stringifyJson(value)
+}
+
+/**
+ * Every field of the Animal schema on which two views of one pet differ, compared exactly: integers digit
+ * for digit, names code point for code point, and a field present in one view but absent in the other.
+ */
+export function viewDifferences(recorded: { [key: string]: JsonValue }, seen: { [key: string]: JsonValue }): string[] {
+  const differences: string[] = []
+  for (const field of ANIMAL_FIELDS) {
+    const a = recorded[field]
+    const b = seen[field]
+    if (a === undefined && b === undefined) continue
+    const integer = field === 'id' || field === 'categoryId' ? integerField(a) : undefined
+    const same = integer !== undefined ? integer === integerField(b) : a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b)
+    if (same) continue
+    if (field === 'name' && typeof a === 'string' && typeof b === 'string') differences.push(nameDifference(a, b))
+    else differences.push(`${field}: ${fieldText(a)} before, ${fieldText(b)} here`)
+  }
+  return differences
+}

@@ -8,6 +8,9 @@ export interface RunSettings {
   profile: Profile
   seed: number
   numRuns: number
+  /** Model-based sequences per run (0: none), and most commands in each. */
+  sequences: number
+  sequenceLength: number
   /** Replay one generated case at this fast-check path instead of running numRuns cases. */
   replayPath: string | undefined
   /** True when the target is the embedded reference (a replay command then needs no --base-url). */

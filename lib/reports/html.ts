@@ -52,6 +52,7 @@ function failureBlock(failure: Failure): string {
     parts.push(
       `<p><b>Counterexample</b> (seed ${failure.replay.seed}, path ${escapeHtml(failure.replay.path)}):</p><pre>${escapeHtml(failure.replay.counterexample)}</pre><p><b>Replay:</b></p><pre class="replay">${escapeHtml(failure.replay.command)}</pre>`,
     )
+    if (failure.replay.script !== undefined) parts.push(`<p><b>The whole sequence as a curl script:</b></p><pre class="script">${escapeHtml(failure.replay.script)}</pre>`)
   }
   parts.push(...failure.evidence.map(evidenceBlock))
   return `<div class="failure">${parts.join('\n')}</div>`

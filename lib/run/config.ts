@@ -26,6 +26,9 @@ export interface Config {
   /** Requirement ids or id prefixes (e.g. `auth/`) to run; empty runs all. */
   requirementFilter: string[]
   numRuns: number
+  /** Model-based sequences per run, and most commands in each (see suites/sequences/). */
+  sequences: number
+  sequenceLength: number
   /** fast-check path of one generated case to replay (with the seed); undefined runs numRuns cases. */
   replayPath: string | undefined
   concurrency: number
@@ -94,11 +97,23 @@ export const options = {
     description: 'comma-separated requirement ids or prefixes to run (e.g. auth/,listPets/limit-caps-size)',
   },
   numRuns: { flag: 'num-runs', env: 'PETSTORE_NUM_RUNS', kind: 'string', description: 'generated cases per property (default 30)' },
+  sequences: {
+    flag: 'sequences',
+    env: 'PETSTORE_SEQUENCES',
+    kind: 'string',
+    description: 'random sequences of creates, lists and gets checked against a model (default 10; 0: none)',
+  },
+  sequenceLength: {
+    flag: 'sequence-length',
+    env: 'PETSTORE_SEQUENCE_LENGTH',
+    kind: 'string',
+    description: 'most commands in one sequence (default 12); a sequence sends at most 2 × this + 6 requests, re-reads within the consistency window aside',
+  },
   replayPath: {
     flag: 'replay-path',
     env: 'PETSTORE_REPLAY_PATH',
     kind: 'string',
-    description: 'replay one generated case: the path a failure reports, e.g. valid:12:0:3 (needs --seed)',
+    description: 'replay one generated case or sequence: the path a failure reports, e.g. valid:12:0:3 (needs --seed)',
   },
   concurrency: { flag: 'concurrency', env: 'PETSTORE_CONCURRENCY', kind: 'string', description: 'requests in flight at once (default 8)' },
   timeoutMs: { flag: 'timeout-ms', env: 'PETSTORE_TIMEOUT_MS', kind: 'string', description: 'timeout of one request in ms (default 10000)' },
@@ -230,7 +245,10 @@ function requirementFilterSetting(raw: string | undefined, problems: string[]): 
 
 function replayPathSetting(raw: string | undefined, seed: string | undefined, problems: string[]): string | undefined {
   if (raw === undefined) return undefined
-  if (!/^[a-z][A-Za-z0-9-]*(:\d+)+$/.test(raw.trim())) problems.push(`--replay-path must look like valid:12:0:3 (the path a failure reports), got "${raw}"`)
+  // A sequence's path ends with `@` and which of its commands ran (fast-check's replay path of commands).
+  if (!/^[a-z][A-Za-z0-9-]*(:\d+)+(@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.test(raw.trim())) {
+    problems.push(`--replay-path must look like valid:12:0:3 or sequences:3:1@B:A (the path a failure reports), got "${raw}"`)
+  }
   if (seed === undefined) problems.push('--replay-path needs the --seed of the run that reported it')
   return raw.trim()
 }
@@ -391,6 +409,8 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     seed: integerSetting(raw.seed, '--seed', sources.randomSeed(), 0, 2 ** 31 - 1, problems),
     requirementFilter: requirementFilterSetting(raw.requirementFilter, problems),
     numRuns: integerSetting(raw.numRuns, '--num-runs', 30, 1, 100_000, problems),
+    sequences: integerSetting(raw.sequences, '--sequences', 10, 0, 1_000, problems),
+    sequenceLength: integerSetting(raw.sequenceLength, '--sequence-length', 12, 1, 200, problems),
     replayPath: replayPathSetting(raw.replayPath, raw.seed, problems),
     concurrency: integerSetting(raw.concurrency, '--concurrency', 8, 1, 256, problems),
     timeoutMs: integerSetting(raw.timeoutMs, '--timeout-ms', 10_000, 1, 600_000, problems),

@@ -20,6 +20,9 @@ export interface ConformanceOptions {
   /** Requirement ids or prefixes (`auth/`) to run; none runs all. */
   requirements?: readonly string[]
   numRuns?: number
+  /** Model-based sequences (default 10; 0: none) and most commands in each (default 12). */
+  sequences?: number
+  sequenceLength?: number
   replayPath?: string
   concurrency?: number
   timeoutMs?: number

@@ -6,7 +6,7 @@
 
 export type Level = 'MUST' | 'SHOULD' | 'INFO'
 
-export type Area = 'listPets' | 'createPet' | 'getPet' | 'auth' | 'errors' | 'responses' | 'limits' | 'versioning' | 'scope'
+export type Area = 'listPets' | 'createPet' | 'getPet' | 'views' | 'auth' | 'errors' | 'responses' | 'limits' | 'versioning' | 'scope'
 
 export interface RequirementDefinition {
   level: Level
@@ -284,6 +284,16 @@ export const catalogue = {
     specText: 'The operation is marked deprecated. It is to be removed on 5 December 2030.',
     source: GET,
     decision: '`Deprecation`/`Sunset` headers: INFO.',
+  }),
+
+  // ── views ───────────────────────────────────────────────────────────────────
+  'views/one-pet-reads-the-same': must({
+    title:
+      'one pet reads the same everywhere: the 201 answer, GET /pets/{id} and every list item with its id agree on every field, and the pet is in the list of the status it shows',
+    specText: 'An animal is all fields of NewPet plus `id`. (Animal: the body of the 201 answer, of GET /pets/{id}, and each item of a Pets list.)',
+    source: `${POLICY} (views of one pet)`,
+    decision:
+      'Judged by random sequences of creates (one pet or several at once, with and without status, category ids across int64), lists (every status and limit combination, out-of-range limits too) and gets (of created, listed and unknown ids), checked against a model of what the store holds (fast-check commands; --sequences, --sequence-length). The fields of the Animal schema are compared exactly: integers digit for digit, names code point for code point, and a field present in one view but absent in another is a difference; properties outside the schema are not compared (the schemas are open). A status the service filled in must be the same in every view, and a pet is in status=S&limit=100 for the status S it shows, while that list holds fewer than 100 pets. A difference counts only if it outlasts the consistency window (the view is read again until it agrees). A pet the run did not create may change status between reads (transitions are not shown): two views that agree on the new status are recorded, not failed. A pet the run created is not expected to change. In smoke the sequences only read: lists and GETs of existing pets.',
   }),
 
   // ── auth ────────────────────────────────────────────────────────────────────

@@ -56,6 +56,14 @@ export class PetstoreApi {
     private readonly onExchange: (exchange: OperationExchange) => void = () => {},
   ) {}
 
+  /** The same API, passing every exchange it sends to `record` as well. */
+  recording(record: (exchange: OperationExchange) => void): PetstoreApi {
+    return new PetstoreApi(this.client, this.apiKey, (exchange) => {
+      this.onExchange(exchange)
+      record(exchange)
+    })
+  }
+
   listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
     const params = new URLSearchParams()
     if (query.limit !== undefined) params.set('limit', String(query.limit))

@@ -9,6 +9,7 @@ const AREA_HEADINGS: Record<Area, string> = {
   listPets: 'listPets: GET /pets',
   createPet: 'createPet: POST /pets',
   getPet: 'getPet: GET /pets/{petId} (deprecated)',
+  views: 'views: one pet in every answer that shows it',
   auth: 'auth: Bearer authentication, for every operation',
   errors: 'errors: the Error body, for every operation',
   responses: 'responses: what holds on every answer',

@@ -7,6 +7,8 @@ import { API_KEY, useTargets } from '../helpers/targets.js'
 const startTarget = useTargets()
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
 const SEED = '20261121'
+/** These runs judge the generated bodies: the model-based sequences, which judge createPet/ too, have tests of their own. */
+const NO_SEQUENCES = ['--sequences', '0']
 
 function failureOf(outcome: CliOutcome, id: string): Failure | undefined {
   return outcome.results?.requirements.find((result) => result.id === id)?.failures.find((failure) => failure.replay !== undefined)
@@ -26,12 +28,12 @@ function faultNamed(name: string) {
 
 async function runAgainstFault(name: string, extra: string[] = []): Promise<CliOutcome> {
   const target = await startTarget({ variant: faultNamed(name) })
-  return runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', SEED, '--requirements', 'createPet/', ...extra], WITH_KEY)
+  return runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', SEED, '--requirements', 'createPet/', ...NO_SEQUENCES, ...extra], WITH_KEY)
 }
 
 describe('generated NewPet bodies against the reference', () => {
   test('100 generated valid bodies and 34 invalid ones per rule: every property holds', async () => {
-    const outcome = await runCli(['--seed', SEED, '--num-runs', '100', '--requirements', 'createPet/'])
+    const outcome = await runCli(['--seed', SEED, '--num-runs', '100', '--requirements', 'createPet/', ...NO_SEQUENCES])
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0)
     for (const id of ['createPet/returns-201-pet', 'createPet/echoes-fields', 'createPet/round-trip-get', 'createPet/invalid-body-400', 'createPet/invalid-body-not-created']) {
       expect(verdictOf(outcome, id), id).toBe('pass')

@@ -8,5 +8,6 @@ import { createPetFaults } from './create-pet.js'
 import { errorsAndResponsesFaults } from './errors-and-responses.js'
 import { getPetFaults } from './get-pet.js'
 import { listPetsFaults } from './list-pets.js'
+import { viewsFaults } from './views.js'
 
-export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...authFaults, ...errorsAndResponsesFaults]
+export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...viewsFaults, ...authFaults, ...errorsAndResponsesFaults]

@@ -1,0 +1,143 @@
+/**
+ * The run's model-based sequences: sent once and shared by every requirement they judge, each failure
+ * shrunk to a minimal sequence and reported as numbered exchanges, with a curl script that replays the
+ * whole sequence and the command that re-runs it from its seed.
+ */
+import fc from 'fast-check'
+import type { Check } from '../../lib/checks/check.js'
+import { curlScript } from '../../lib/checks/evidence.js'
+import { CommandSequences, type SequenceOutcome, type ShrunkSequence } from '../../lib/data/command-sequences.js'
+import { excerpt } from '../../lib/http/excerpt.js'
+import { createRedactor } from '../../lib/http/redaction.js'
+import { commandPrefix } from '../../lib/spec/package-root.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+import { getPetRemoved } from '../fixtures.js'
+import { commandsArbitrary, type SequenceCommand } from './commands.js'
+import { requestCapOf, type SequenceRequirement, SequenceTarget } from './sequence-target.js'
+import { StoreModel } from './store-model.js'
+
+/** The property name a sequence's replay path starts with: `sequences:3:1:0@B:A`. */
+export const SEQUENCES_PROPERTY = 'sequences'
+/** Requests all shrinks of a run may send together: a few dozen re-runs of a short sequence. */
+const SHRINK_BUDGET = 150
+const NUMBERED_EXCHANGES = 60
+const ANSWER_CHARS = 240
+
+export interface SequenceRun {
+  sequences: CommandSequences<SequenceCommand, SequenceRequirement>
+  /** True when this run replays one sequence (--replay-path sequences:…). */
+  replaying: boolean
+}
+
+function replayOf(check: Check): string | undefined {
+  const path = check.context.replayPath
+  if (path === undefined) return undefined
+  return path.startsWith(`${SEQUENCES_PROPERTY}:`) ? path.slice(SEQUENCES_PROPERTY.length + 1) : ''
+}
+
+/** The sequences of the run, sent once; in smoke they only read. Another property's replay sends none. */
+export function sequenceRun(check: Check): Promise<SequenceRun> {
+  return check.once('sequences', async (api) => {
+    const survey = await check.survey()
+    const { context } = check
+    const options = { writes: !check.isReadOnly, length: context.sequenceLength, categoryIds: context.categoryIds }
+    let runs = 0
+    const sequences = new CommandSequences<SequenceCommand, SequenceRequirement>({
+      commands: (replayPath) => commandsArbitrary(options, replayPath),
+      seed: context.seed,
+      sequences: Math.max(1, context.sequences),
+      shrinkBudget: SHRINK_BUDGET,
+      run: async (commands) => {
+        runs += 1
+        const target = new SequenceTarget({
+          namePrefix: `${check.petName(`seq${runs}`)} `,
+          api: (record) => api.recording(record),
+          eventually: (what, read, found) => check.eventually(what, () => read(), found, api),
+          surveyed: survey.pets,
+          getPetInService: !getPetRemoved(check),
+          requestCap: requestCapOf(context.sequenceLength),
+        })
+        const model = new StoreModel()
+        await fc.asyncModelRun(() => ({ model, real: target }), commands)
+        await target.sweep(model)
+        return target.outcome
+      },
+    })
+    const replay = replayOf(check)
+    if (replay === undefined) {
+      if (context.sequences > 0) await sequences.runAll()
+    } else if (replay !== '') {
+      await sequences.replay(replay)
+    }
+    return { sequences, replaying: replay !== undefined }
+  })
+}
+
+/** `3. GET /pets?status=sold&limit=100 → 200 [{"id":…}]`: one line per exchange, in the order they came back. */
+function numberedExchanges(exchanges: readonly OperationExchange[], redact: (text: string) => string): string {
+  const lines = exchanges.slice(0, NUMBERED_EXCHANGES).map((exchange, index) => {
+    const path = exchange.request.url.replace(/^https?:\/\/[^/]+/, '')
+    const body = exchange.request.body !== undefined ? ` ${excerpt(exchange.request.body, ANSWER_CHARS)}` : ''
+    const answer = exchange.response ? `${exchange.response.status} ${excerpt(exchange.response.body, ANSWER_CHARS)}` : `no answer: ${exchange.failure?.message ?? 'unknown'}`
+    return redact(`${index + 1}. ${exchange.request.method} ${path}${body} → ${answer}`)
+  })
+  if (exchanges.length > NUMBERED_EXCHANGES) lines.push(`… and ${exchanges.length - NUMBERED_EXCHANGES} more exchanges`)
+  return lines.join('\n')
+}
+
+/** The command that re-runs one shrunk sequence from its seed, against this target or (changing --base-url) another. */
+function replayCommand(check: Check, requirementId: SequenceRequirement, path: string): string {
+  const { context } = check
+  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile ${context.profile}`
+  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
+  return `${commandPrefix}${target} --seed ${context.seed} --sequences ${Math.max(1, context.sequences)} --sequence-length ${context.sequenceLength} --requirements ${requirementId} --replay-path ${SEQUENCES_PROPERTY}:${path}${categories}`
+}
+
+/**
+ * Judge one requirement over the run's sequences: the first sequence that broke it, shrunk, with its numbered
+ * exchanges, a curl script and the replay command; a pass only when at least one sequence could decide it.
+ */
+export async function judgeSequences(check: Check, requirementId: SequenceRequirement): Promise<void> {
+  const { sequences, replaying } = await sequenceRun(check)
+  check.require(sequences.outcomes.length > 0, replaying ? `the replay path ${check.context.replayPath} names no sequence` : 'no sequence ran (--sequences 0)')
+  check.adopt(sequences.exchanges)
+  const broken = sequences.outcomes.find((outcome) => outcome.failures[requirementId])
+  let shrunk: ShrunkSequence<SequenceRequirement> | undefined
+  if (broken && !replaying) {
+    shrunk = await check.once(`sequences:shrink:${requirementId}`, () => sequences.shrink(requirementId))
+    check.adopt(sequences.exchanges)
+  }
+  const shown: SequenceOutcome<SequenceRequirement> | undefined = shrunk?.outcome ?? broken
+  const failure = shown?.failures[requirementId]
+  const path = shrunk?.path ?? (replaying ? (check.context.replayPath ?? '').slice(SEQUENCES_PROPERTY.length + 1) : '')
+  const note = shrunk
+    ? ` (sequence shrunk in ${shrunk.shrinks} steps to ${shrunk.outcome.steps.length} commands${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} requests` : ''})`
+    : replaying
+      ? ' (replayed sequence)'
+      : ' (not shrunk: it did not fail again when re-run)'
+  const redact = createRedactor(check.context.apiKey)
+  check.expect.that(failure === undefined, `${failure?.message}${note}`, {
+    ...(failure?.exchange ? { exchange: failure.exchange } : {}),
+    ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),
+    ...(failure?.actual !== undefined ? { actual: failure.actual } : {}),
+    ...(shown
+      ? {
+          replay: {
+            seed: check.context.seed,
+            path: path ? `${SEQUENCES_PROPERTY}:${path}` : '',
+            counterexample: `commands: ${shown.steps.join('; ')}\n${numberedExchanges(shown.exchanges, redact)}`,
+            command: path ? replayCommand(check, requirementId, path) : `${commandPrefix} --seed ${check.context.seed} --requirements ${requirementId}`,
+            script: curlScript(
+              shown.exchanges,
+              redact,
+              `the sequence that broke ${requirementId} (seed ${check.context.seed}${path ? `, path ${SEQUENCES_PROPERTY}:${path}` : ''})`,
+            ),
+          },
+        }
+      : {}),
+  })
+  const decided = sequences.outcomes.filter((outcome) => outcome.decided.has(requirementId)).length
+  for (const outcome of sequences.outcomes) for (const line of outcome.notes) check.observe(line)
+  check.require(decided > 0, `none of the ${sequences.outcomes.length} sequences could decide it on this target`)
+  check.observe(`${decided} of ${sequences.outcomes.length} sequences decided it (seed ${check.context.seed}; ${sequences.exchanges.length} requests in all)`)
+}
