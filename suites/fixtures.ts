@@ -4,6 +4,7 @@ import type { Check } from '../lib/checks/check.js'
 import type { StoreSurvey } from '../lib/data/store-survey.js'
 import { INT64_MAX } from '../lib/http/int64.js'
 import { GET_PET_REMOVAL } from '../lib/spec/catalogue.js'
+import { commandPrefix } from '../lib/spec/package-root.js'
 
 /** A category id to create pets with: the first configured one, or 1. */
 export function categoryId(check: Check): bigint {
@@ -34,3 +35,27 @@ export function requireGetPetInService(check: Check): void {
 
 /** The policy allows any 4xx with an Error body, or 200 with a Pets body, for an invalid list parameter. */
 export const CLIENT_ERROR_OR_OK = [200, ...Array.from({ length: 100 }, (_, index) => 400 + index)]
+
+/**
+ * What this run replays of a generated property (`valid`, `sequences`, …): the path after the property's
+ * name (`valid:3:0:1` → `3:0:1`); '' when it replays another property (this one then sends nothing);
+ * undefined when it replays nothing.
+ */
+export function replayPathFor(check: Check, property: string): string | undefined {
+  const text = check.context.replayPath
+  if (text === undefined) return undefined
+  return text.startsWith(`${property}:`) ? text.slice(property.length + 1) : ''
+}
+
+/**
+ * The command that re-runs one requirement with this run's seed, against this target (or, changing
+ * --base-url, another); with a replay path, only the generated case or sequence it names, with `settings`
+ * (flags the path depends on) before it.
+ */
+export function replayCommand(check: Check, requirementId: string, replayPath?: string, settings = ''): string {
+  const { context } = check
+  if (!replayPath) return `${commandPrefix} --seed ${context.seed} --requirements ${requirementId}`
+  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile ${context.profile}`
+  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
+  return `${commandPrefix}${target} --seed ${context.seed}${settings} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
+}

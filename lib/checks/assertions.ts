@@ -3,6 +3,7 @@
  * asserted nothing can never be reported as a pass. Failures carry what was expected and what came back;
  * the evidence of the exchanges is attached by the check machinery.
  */
+import type { CaseFailure } from '../data/generated-cases.js'
 import type { Exchange, RecordedResponse } from '../http/client.js'
 import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'
@@ -164,6 +165,22 @@ export class Assertions {
       expected: 'no pet data',
       actual: describeAnswer(exchange),
     })
+  }
+}
+
+/**
+ * What an assertion finds wrong with `exchange`, as a failure to record rather than a throw (a generated case
+ * or a sequence judges many answers and goes on); undefined when it holds.
+ */
+export function failureOf<E extends Exchange>(exchange: E, assert: (expect: Assertions) => void): (Omit<CaseFailure, 'exchange'> & { exchange: E }) | undefined {
+  const assertions = new Assertions()
+  try {
+    assert(assertions)
+    return undefined
+  } catch (error) {
+    if (!(error instanceof ConformanceFailure) || !assertions.failure) throw error
+    const { message, expected, actual } = assertions.failure
+    return { message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}), exchange }
   }
 }
 

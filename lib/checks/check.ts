@@ -72,6 +72,11 @@ export class Check {
     return new Date(this.context.now)
   }
 
+  /** Masks the key in text the check quotes itself (a script it writes, say), as the reports mask everything else. */
+  get redact(): Redactor {
+    return this.state.redact
+  }
+
   get isReadOnly(): boolean {
     return this.context.profile === 'smoke'
   }

@@ -18,8 +18,8 @@ export interface SequenceOutcome<K extends string> {
   exchanges: OperationExchange[]
   /** The commands that ran, in words, in order. */
   steps: string[]
-  /** What the sequence saw that is worth a line in the report but decides nothing (a status that changed between reads). */
-  notes: string[]
+  /** What the sequence saw that is worth a line in a requirement's report but decides nothing (a status that changed between reads). */
+  notes: Array<{ requirement: K; text: string }>
 }
 
 export interface SequenceProperty<C, K extends string> {
@@ -63,6 +63,11 @@ export class CommandSequences<C, K extends string> {
   outcomes: SequenceOutcome<K>[] = []
 
   constructor(private readonly property: SequenceProperty<C, K>) {}
+
+  /** True once shrinking has sent its whole budget: later shrinks of the run send nothing. */
+  get shrinkBudgetSpent(): boolean {
+    return this.shrinkRequests >= this.property.shrinkBudget
+  }
 
   /** Every exchange any sequence sent, shrinking included. */
   get exchanges(): readonly OperationExchange[] {

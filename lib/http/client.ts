@@ -9,7 +9,7 @@ import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { Semaphore } from './concurrency.js'
 import { DeadOperations } from './dead-operations.js'
-import { type JsonParseResult, parseJson } from './json.js'
+import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 
 export interface HttpClientOptions {
   baseUrl: string
@@ -294,6 +294,12 @@ export function delay(ms: number, deadline?: AbortSignal): Promise<void> {
 
 /** The response body parsed losslessly, memoised on the exchange. */
 const parsedBodies = new WeakMap<Exchange, JsonParseResult>()
+
+/** The body as a JSON object, when it is one (parsed once, like responseJson). */
+export function responseObject(exchange: Exchange): { [key: string]: JsonValue } | undefined {
+  const parsed = responseJson(exchange)
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
+}
 
 export function responseJson(exchange: Exchange): JsonParseResult {
   let parsed = parsedBodies.get(exchange)

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Failure } from '../../lib/checks/check-result.js'
+import { scoreFault } from '../../mutation-score/score.js'
 import { viewsFaults } from '../../variants/faults/views.js'
 import type { Variant } from '../../variants/variant.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
@@ -36,10 +37,15 @@ function fullRun(variant: Variant | undefined, extra: string[] = []): Promise<Cl
   )
 }
 
+/**
+ * Part of the variant score too: each fault is scored as the score scores any fault, here on a run of the
+ * whole suite (not only the requirement it names), which also shows that nothing else catches it.
+ */
 describe.concurrent('faults only a sequence shows: caught by the model, and by nothing else', () => {
   test.for(viewsFaults.map((fault) => [fault.name, fault] as const))('%s', async ([, fault]) => {
     const outcome = await fullRun(fault)
     expect(outcome.code, outcome.stdout).toBe(1)
+    expect(scoreFault(fault, outcome.results, outcome.code, 0).ok).toBe(true)
     expect(failedRequirements(outcome)).toEqual([VIEWS])
     const failedChecks = outcome.stdout.match(/^ {4}✗ .*$/gm) ?? []
     for (const line of failedChecks) expect(line).toMatch(SEQUENCE_CHECK)

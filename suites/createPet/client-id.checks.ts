@@ -7,16 +7,15 @@ import { describeAnswer } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { windowWords } from '../../lib/data/eventual-reads.js'
-import { responseJson } from '../../lib/http/client.js'
-import { integerField, isJsonObject } from '../../lib/http/json.js'
+import { responseObject } from '../../lib/http/client.js'
+import { integerField } from '../../lib/http/json.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireGetPetInService } from '../fixtures.js'
 import { expectAsSent, readBack } from './created-pets.js'
 
 /** The id the answer names, when it is a JSON object with an integer id. */
 function answeredId(exchange: OperationExchange): bigint | undefined {
-  const parsed = responseJson(exchange)
-  return parsed.ok && isJsonObject(parsed.value) ? integerField(parsed.value.id) : undefined
+  return integerField(responseObject(exchange)?.id)
 }
 
 /** An id no pet the survey saw holds, distinct per seed, far from where services usually count. */
@@ -80,8 +79,8 @@ describe('createPet: an id sent by the client is never honoured', () => {
     expectNotHonoured(check, post, id, `POST /pets with "id": ${id}`)
     requireGetPetInService(check)
     const underSentId = await check.api.getPet(id)
-    const pet = underSentId.response?.status === 200 ? responseJson(underSentId) : undefined
-    const stored = pet?.ok === true && isJsonObject(pet.value) && pet.value.name === body.name
+    const pet = underSentId.response?.status === 200 ? responseObject(underSentId) : undefined
+    const stored = pet !== undefined && pet.name === body.name
     check.expect.that(!stored, `the pet sent with "id": ${id} was stored under that id: GET /pets/${id} returns it`, {
       exchange: underSentId,
       expected: `no pet named ${JSON.stringify(body.name)} under id ${id}`,

@@ -3,18 +3,17 @@
  * failure is shrunk and reported with the command that replays it. The checks that read these runs are
  * in generated-bodies.test.ts.
  */
-import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
+import { describeAnswer, failureOf } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
-import { responseJson } from '../../lib/http/client.js'
+import { responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
-import { commandPrefix } from '../../lib/spec/package-root.js'
-import { type OperationExchange, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
-import { getPetRemoved } from '../fixtures.js'
+import { type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
+import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, searchRefusedPet } from './refused-pet-search.js'
 
 export type ValidBodyRequirement = 'createPet/returns-201-pet' | 'createPet/echoes-fields' | 'createPet/round-trip-get'
@@ -36,11 +35,6 @@ export function describeInvalid(invalid: InvalidNewPet): string {
   return `rule broken: ${invalid.rule} (${invalid.detail})`
 }
 
-function petOf(exchange: OperationExchange): { [key: string]: JsonValue } | undefined {
-  const parsed = responseJson(exchange)
-  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
-}
-
 /** GET /pets/{id} of a pet just created, repeated within the consistency window until it is answered 200. */
 type ReadBack = (id: bigint) => Promise<EventualRead>
 
@@ -50,7 +44,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadB
   if (!classified.valid) throw new Error(`the generator made a body the schema refuses (${classified.violations.join('; ')}): ${sent}`)
   const post = await api.createPet({ raw: sent })
   const outcome: CaseOutcome<ValidBodyRequirement> = { decided: ['createPet/returns-201-pet'], failures: {}, exchanges: [post], sent }
-  const created = post.response?.status === 201 ? petOf(post) : undefined
+  const created = post.response?.status === 201 ? responseObject(post) : undefined
   const id = created ? integerField(created.id) : undefined
   if (!created || id === undefined) {
     outcome.failures['createPet/returns-201-pet'] = {
@@ -77,7 +71,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadB
   const get = eventual.exchange
   outcome.exchanges.push(get)
   outcome.decided.push('createPet/round-trip-get')
-  const read = get.response?.status === 200 ? petOf(get) : undefined
+  const read = get.response?.status === 200 ? responseObject(get) : undefined
   // Compared with the 201 answer, so a wrong echo is blamed once, on echoes-fields.
   const differences = read
     ? petDifferences({ id, name: created.name, categoryId: integerField(created.categoryId), ...(pet.status !== undefined ? { status: created.status } : {}) }, read)
@@ -115,14 +109,8 @@ async function evaluateInvalid(api: PetstoreApi, invalid: InvalidNewPet, marker:
   }
   const post = await api.createPet({ raw: sent })
   const outcome: CaseOutcome<InvalidBodyRequirement> = { decided: ['createPet/invalid-body-400'], failures: {}, exchanges: [post], sent }
-  const assertions = new Assertions()
-  try {
-    assertions.errorAnswer(post, 400, `POST /pets (${invalid.detail})`)
-  } catch (error) {
-    if (!(error instanceof ConformanceFailure) || !assertions.failure) throw error
-    const { message, expected, actual } = assertions.failure
-    outcome.failures['createPet/invalid-body-400'] = { message, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}), exchange: post }
-  }
+  const refused = failureOf(post, (expect) => expect.errorAnswer(post, 400, `POST /pets (${invalid.detail})`))
+  if (refused) outcome.failures['createPet/invalid-body-400'] = refused
 
   const status = post.response?.status
   if (status !== undefined && status < 300) {
@@ -157,18 +145,11 @@ export interface NamedProperty<T, K extends string> {
   cases: GeneratedCases<T, K>
 }
 
-/** A replay path names its property: `valid:3:0:1`, `name-missing:0:2`. */
-function parseReplayPath(text: string | undefined): { property: string; path: string } | undefined {
-  if (text === undefined) return undefined
-  const colon = text.indexOf(':')
-  return { property: text.slice(0, colon), path: text.slice(colon + 1) }
-}
-
 /** Send a property's cases, or, when replaying, only the one case the replay path names (other properties send nothing). */
 async function run<T, K extends string>(check: Check, property: NamedProperty<T, K>): Promise<NamedProperty<T, K>> {
-  const replay = parseReplayPath(check.context.replayPath)
-  if (!replay) await property.cases.runAll()
-  else if (replay.property === property.name) await property.cases.replay(replay.path)
+  const replay = replayPathFor(check, property.name)
+  if (replay === undefined) await property.cases.runAll()
+  else if (replay !== '') await property.cases.replay(replay)
   return property
 }
 
@@ -232,14 +213,6 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
   })
 }
 
-/** The command that replays one shrunk case, against this target or (changing --base-url) another. */
-function replayCommand(check: Check, requirementId: GeneratedRequirement, replayPath: string): string {
-  const { context } = check
-  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile full`
-  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
-  return `${commandPrefix}${target} --seed ${context.seed} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
-}
-
 function cut(text: string): string {
   return text.length > COUNTEREXAMPLE_CHARS ? `${text.slice(0, COUNTEREXAMPLE_CHARS)}… (${text.length} characters)` : text
 }
@@ -287,7 +260,7 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
       seed: check.context.seed,
       path: replayPath,
       counterexample: cut(shrunk ? `${describeValue(shrunk.value as T)}\nbody sent: ${sent}` : `body sent: ${sent}`),
-      command: replayPath ? replayCommand(check, requirementId, replayPath) : `${commandPrefix} --seed ${check.context.seed} --requirements ${requirementId}`,
+      command: replayCommand(check, requirementId, replayPath),
     },
   })
   const outcomes = properties.flatMap(({ cases }) => cases.outcomes)

@@ -6,12 +6,12 @@
  * judged only once it has outlasted the window. Nothing here throws for a conformance failure: each one is
  * recorded against its requirement, and the sequence goes on.
  */
-import { Assertions, ConformanceFailure, describeAnswer } from '../../lib/checks/assertions.js'
+import { describeAnswer, failureOf } from '../../lib/checks/assertions.js'
 import { petDifferences, viewDifferences } from '../../lib/checks/differences.js'
 import type { SequenceOutcome } from '../../lib/data/command-sequences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import type { CaseFailure } from '../../lib/data/generated-cases.js'
-import { responseJson } from '../../lib/http/client.js'
+import { responseJson, responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
 import { type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../../lib/spec/petstore-api.js'
 import { CLIENT_ERROR_OR_OK } from '../fixtures.js'
@@ -78,11 +78,6 @@ export function listWords(query: ListRequest): string {
   return `GET /pets${parts.length ? `?${parts.join('&')}` : ''}`
 }
 
-function objectOf(exchange: OperationExchange): PetFields | undefined {
-  const parsed = responseJson(exchange)
-  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
-}
-
 /** The items of a 200 list answer, or undefined when it is not one. */
 function listItems(exchange: OperationExchange): PetFields[] | undefined {
   if (exchange.response?.status !== 200) return undefined
@@ -92,7 +87,7 @@ function listItems(exchange: OperationExchange): PetFields[] | undefined {
 
 /** The pet of that very id in a 200 answer of GET /pets/{id}. */
 function petWithId(exchange: OperationExchange, id: bigint): PetFields | undefined {
-  const pet = exchange.response?.status === 200 ? objectOf(exchange) : undefined
+  const pet = exchange.response?.status === 200 ? responseObject(exchange) : undefined
   return pet && integerField(pet.id) === id ? pet : undefined
 }
 
@@ -171,12 +166,11 @@ export class SequenceTarget {
   /** Create pets, one or several at once (overlapping in time), and judge each answer. */
   async create(model: StoreModel, pets: readonly SentPet[]): Promise<void> {
     const posts = await Promise.all(pets.map((pet) => this.api.createPet({ raw: pet.body })))
-    const createdNow = new Map<bigint, string>()
     posts.forEach((post, index) => {
       const pet = pets[index] as SentPet
       const words = `POST /pets (${this.at(post)})`
       this.decide('createPet/returns-201-pet')
-      const body = post.response?.status === 201 ? objectOf(post) : undefined
+      const body = post.response?.status === 201 ? responseObject(post) : undefined
       const id = body ? integerField(body.id) : undefined
       if (!body || id === undefined) {
         this.fail('createPet/returns-201-pet', {
@@ -197,7 +191,8 @@ export class SequenceTarget {
           exchange: post,
         })
       }
-      const holder = model.pets.get(id)?.source.words ?? createdNow.get(id)
+      // The model already holds the pets created before this answer, those of this same batch included.
+      const holder = model.pets.get(id)?.source.words
       if (holder) {
         this.fail('createPet/ids-unique', {
           message: `${words} answered id ${id}, already the id of a pet (${holder})`,
@@ -205,11 +200,10 @@ export class SequenceTarget {
           actual: `id ${id}`,
           exchange: post,
         })
-      } else if (model.pets.size > 0 || createdNow.size > 0) {
+      } else if (model.pets.size > 0) {
         this.decide('createPet/ids-unique')
       }
       const source: ViewSource = { words: `the 201 answer of ${this.at(post)}` }
-      createdNow.set(id, source.words)
       model.pets.set(id, { id, view: body, source, created: { sentStatus: pet.status } })
       if (!model.created.includes(id)) model.created.push(id)
     })
@@ -260,15 +254,9 @@ export class SequenceTarget {
       await this.observe(model, pet, this.getSource(id, exchange))
       return
     }
-    const assertions = new Assertions()
     this.decide('getPet/unknown-id-404')
-    try {
-      assertions.errorAnswer(exchange, 404, `GET /pets/${id} (${this.at(exchange)}), an id no pet is known to hold,`)
-    } catch (error) {
-      if (!(error instanceof ConformanceFailure) || !assertions.failure) throw error
-      const { message, expected, actual } = assertions.failure
-      this.fail('getPet/unknown-id-404', { message, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}), exchange })
-    }
+    const notFound = failureOf(exchange, (expect) => expect.errorAnswer(exchange, 404, `GET /pets/${id} (${this.at(exchange)}), an id no pet is known to hold,`))
+    if (notFound) this.fail('getPet/unknown-id-404', notFound)
   }
 
   /** A list of the policy's combinations, judged on rules 1–3 together, on every pet it shows, and on the pets it must show. */
@@ -290,14 +278,8 @@ export class SequenceTarget {
         })
         return
       }
-      const assertions = new Assertions()
-      try {
-        assertions.errorAnswer(exchange, CLIENT_ERROR_OR_OK.slice(1), words)
-      } catch (error) {
-        if (!(error instanceof ConformanceFailure) || !assertions.failure) throw error
-        const { message, expected, actual } = assertions.failure
-        this.fail('listPets/limit-out-of-range', { message, ...(expected ? { expected } : {}), ...(actual ? { actual } : {}), exchange })
-      }
+      const refused = failureOf(exchange, (expect) => expect.errorAnswer(exchange, CLIENT_ERROR_OR_OK.slice(1), words))
+      if (refused) this.fail('listPets/limit-out-of-range', refused)
       return
     }
     if (items.length > bound) {
@@ -411,9 +393,10 @@ export class SequenceTarget {
     if (agree()) {
       this.decide('views/one-pet-reads-the-same')
       if (current && viewDifferences(known.view, current).length > 0) {
-        this.outcome.notes.push(
-          `pet ${known.id} changed between reads (${viewDifferences(known.view, current).join('; ')}): read again, the views show the change, a transition the spec does not show`,
-        )
+        this.outcome.notes.push({
+          requirement: 'views/one-pet-reads-the-same',
+          text: `pet ${known.id} changed between reads (${viewDifferences(known.view, current).join('; ')}): read again, the views show the change, a transition the spec does not show`,
+        })
         known.view = current
         known.source = source
       }

@@ -8,10 +8,8 @@ import type { Check } from '../../lib/checks/check.js'
 import { curlScript } from '../../lib/checks/evidence.js'
 import { CommandSequences, type SequenceOutcome, type ShrunkSequence } from '../../lib/data/command-sequences.js'
 import { excerpt } from '../../lib/http/excerpt.js'
-import { createRedactor } from '../../lib/http/redaction.js'
-import { commandPrefix } from '../../lib/spec/package-root.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { getPetRemoved } from '../fixtures.js'
+import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand } from './commands.js'
 import { requestCapOf, type SequenceRequirement, SequenceTarget } from './sequence-target.js'
 import { StoreModel } from './store-model.js'
@@ -25,14 +23,8 @@ const ANSWER_CHARS = 240
 
 export interface SequenceRun {
   sequences: CommandSequences<SequenceCommand, SequenceRequirement>
-  /** True when this run replays one sequence (--replay-path sequences:…). */
-  replaying: boolean
-}
-
-function replayOf(check: Check): string | undefined {
-  const path = check.context.replayPath
-  if (path === undefined) return undefined
-  return path.startsWith(`${SEQUENCES_PROPERTY}:`) ? path.slice(SEQUENCES_PROPERTY.length + 1) : ''
+  /** The path of the one sequence this run replays (--replay-path sequences:…); '' when it replays a generated case; undefined when it replays nothing. */
+  replay: string | undefined
 }
 
 /** The sequences of the run, sent once; in smoke they only read. Another property's replay sends none. */
@@ -63,13 +55,13 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
         return target.outcome
       },
     })
-    const replay = replayOf(check)
+    const replay = replayPathFor(check, SEQUENCES_PROPERTY)
     if (replay === undefined) {
       if (context.sequences > 0) await sequences.runAll()
     } else if (replay !== '') {
       await sequences.replay(replay)
     }
-    return { sequences, replaying: replay !== undefined }
+    return { sequences, replay }
   })
 }
 
@@ -85,20 +77,13 @@ function numberedExchanges(exchanges: readonly OperationExchange[], redact: (tex
   return lines.join('\n')
 }
 
-/** The command that re-runs one shrunk sequence from its seed, against this target or (changing --base-url) another. */
-function replayCommand(check: Check, requirementId: SequenceRequirement, path: string): string {
-  const { context } = check
-  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile ${context.profile}`
-  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
-  return `${commandPrefix}${target} --seed ${context.seed} --sequences ${Math.max(1, context.sequences)} --sequence-length ${context.sequenceLength} --requirements ${requirementId} --replay-path ${SEQUENCES_PROPERTY}:${path}${categories}`
-}
-
 /**
  * Judge one requirement over the run's sequences: the first sequence that broke it, shrunk, with its numbered
  * exchanges, a curl script and the replay command; a pass only when at least one sequence could decide it.
  */
 export async function judgeSequences(check: Check, requirementId: SequenceRequirement): Promise<void> {
-  const { sequences, replaying } = await sequenceRun(check)
+  const { sequences, replay } = await sequenceRun(check)
+  const replaying = replay !== undefined
   check.require(sequences.outcomes.length > 0, replaying ? `the replay path ${check.context.replayPath} names no sequence` : 'no sequence ran (--sequences 0)')
   check.adopt(sequences.exchanges)
   const broken = sequences.outcomes.find((outcome) => outcome.failures[requirementId])
@@ -109,13 +94,16 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
   }
   const shown: SequenceOutcome<SequenceRequirement> | undefined = shrunk?.outcome ?? broken
   const failure = shown?.failures[requirementId]
-  const path = shrunk?.path ?? (replaying ? (check.context.replayPath ?? '').slice(SEQUENCES_PROPERTY.length + 1) : '')
+  const path = shrunk?.path ?? replay ?? ''
   const note = shrunk
     ? ` (sequence shrunk in ${shrunk.shrinks} steps to ${shrunk.outcome.steps.length} commands${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} requests` : ''})`
     : replaying
       ? ' (replayed sequence)'
-      : ' (not shrunk: it did not fail again when re-run)'
-  const redact = createRedactor(check.context.apiKey)
+      : sequences.shrinkBudgetSpent
+        ? ` (not shrunk: the run's shrink budget of ${SHRINK_BUDGET} requests was spent)`
+        : ' (not shrunk: it did not fail again when re-run)'
+  const { context, redact } = check
+  const settings = ` --sequences ${Math.max(1, context.sequences)} --sequence-length ${context.sequenceLength}`
   check.expect.that(failure === undefined, `${failure?.message}${note}`, {
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
     ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),
@@ -123,21 +111,17 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
     ...(shown
       ? {
           replay: {
-            seed: check.context.seed,
+            seed: context.seed,
             path: path ? `${SEQUENCES_PROPERTY}:${path}` : '',
             counterexample: `commands: ${shown.steps.join('; ')}\n${numberedExchanges(shown.exchanges, redact)}`,
-            command: path ? replayCommand(check, requirementId, path) : `${commandPrefix} --seed ${check.context.seed} --requirements ${requirementId}`,
-            script: curlScript(
-              shown.exchanges,
-              redact,
-              `the sequence that broke ${requirementId} (seed ${check.context.seed}${path ? `, path ${SEQUENCES_PROPERTY}:${path}` : ''})`,
-            ),
+            command: replayCommand(check, requirementId, path ? `${SEQUENCES_PROPERTY}:${path}` : undefined, settings),
+            script: curlScript(shown.exchanges, redact, `the sequence that broke ${requirementId} (seed ${context.seed}${path ? `, path ${SEQUENCES_PROPERTY}:${path}` : ''})`),
           },
         }
       : {}),
   })
   const decided = sequences.outcomes.filter((outcome) => outcome.decided.has(requirementId)).length
-  for (const outcome of sequences.outcomes) for (const line of outcome.notes) check.observe(line)
+  for (const outcome of sequences.outcomes) for (const note of outcome.notes) if (note.requirement === requirementId) check.observe(note.text)
   check.require(decided > 0, `none of the ${sequences.outcomes.length} sequences could decide it on this target`)
   check.observe(`${decided} of ${sequences.outcomes.length} sequences decided it (seed ${check.context.seed}; ${sequences.exchanges.length} requests in all)`)
 }
