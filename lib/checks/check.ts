@@ -77,6 +77,11 @@ export class Check {
     return this.state.redact
   }
 
+  /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
+  get stop(): AbortSignal | undefined {
+    return this.state.client.options.deadline
+  }
+
   get isReadOnly(): boolean {
     return this.context.profile === 'smoke'
   }
@@ -128,7 +133,7 @@ export class Check {
       read: () => read(api),
       found,
       log: this.state.lagLog,
-      ...(this.state.client.options.deadline ? { deadline: this.state.client.options.deadline } : {}),
+      ...(this.stop ? { deadline: this.stop } : {}),
     })
   }
 

@@ -10,6 +10,7 @@
 import fc from 'fast-check'
 import type { OperationExchange } from '../spec/petstore-api.js'
 import type { CaseFailure } from './generated-cases.js'
+import { ShrinkBudget } from './shrink-budget.js'
 
 /** What one sequence showed: the requirements it could decide, those it broke, and what it sent, in order. */
 export interface SequenceOutcome<K extends string> {
@@ -30,7 +31,14 @@ export interface SequenceProperty<C, K extends string> {
   run: (commands: Iterable<C>) => Promise<SequenceOutcome<K>>
   /** Most requests all shrinks together may send; the smallest failing sequence found by then is reported. */
   shrinkBudget: number
+  /** Most candidates all shrinks together may try (default SHRINK_CANDIDATES). */
+  shrinkCandidates?: number
+  /** The run's stop (deadline or cancel): no shrink candidate is tried once it is aborted. */
+  stop?: AbortSignal | undefined
 }
+
+/** Most shrink candidates all shrinks of a run try together, sent or not (a candidate whose commands all fail their preconditions sends nothing). */
+export const SHRINK_CANDIDATES = 400
 
 export interface ShrunkSequence<K extends string> {
   outcome: SequenceOutcome<K>
@@ -59,14 +67,21 @@ function replayPathOf(commands: unknown): string {
 
 export class CommandSequences<C, K extends string> {
   private readonly sent: OperationExchange[] = []
-  private shrinkRequests = 0
+  private readonly budget: ShrinkBudget
   outcomes: SequenceOutcome<K>[] = []
 
-  constructor(private readonly property: SequenceProperty<C, K>) {}
+  constructor(private readonly property: SequenceProperty<C, K>) {
+    this.budget = new ShrinkBudget({ requests: property.shrinkBudget, candidates: property.shrinkCandidates ?? SHRINK_CANDIDATES, stop: property.stop })
+  }
 
-  /** True once shrinking has sent its whole budget: later shrinks of the run send nothing. */
+  /** True once shrinking has used its whole budget: later shrinks of the run try nothing. */
   get shrinkBudgetSpent(): boolean {
-    return this.shrinkRequests >= this.property.shrinkBudget
+    return this.budget.exhausted
+  }
+
+  /** Requests and candidates all shrinks of the run used so far. */
+  get shrinkUse(): { requests: number; candidates: number } {
+    return { requests: this.budget.requests, candidates: this.budget.candidates }
   }
 
   /** Every exchange any sequence sent, shrinking included. */
@@ -91,17 +106,13 @@ export class CommandSequences<C, K extends string> {
   async shrink(kind: K): Promise<ShrunkSequence<K> | undefined> {
     const index = this.outcomes.findIndex((outcome) => outcome.failures[kind])
     if (index < 0) return undefined
-    let budgetSpent = false
     let lastFailing: SequenceOutcome<K> | undefined
     const details = await fc.check(
       fc.asyncProperty(this.property.commands(), async (commands) => {
-        // Past the budget a sequence counts as holding without being sent: fast-check has nothing smaller to try and stops.
-        if (this.shrinkRequests >= this.property.shrinkBudget) {
-          budgetSpent = true
-          return true
-        }
+        // Past the budget this throws fast-check's interruption: the shrink ends with the smallest failure found.
+        await this.budget.enterCandidate()
         const outcome = await this.runOne(commands)
-        this.shrinkRequests += outcome.exchanges.length
+        this.budget.charge(outcome.exchanges.length)
         if (!outcome.failures[kind]) return true
         lastFailing = outcome
         return false
@@ -115,7 +126,7 @@ export class CommandSequences<C, K extends string> {
       failure,
       path: sequencePath(details.counterexamplePath ?? String(index), replayPathOf(details.counterexample[0])),
       shrinks: details.numShrinks,
-      budgetSpent,
+      budgetSpent: this.budget.spent,
     }
   }
 

@@ -9,6 +9,7 @@
 import fc from 'fast-check'
 import { mapConcurrently } from '../http/concurrency.js'
 import type { OperationExchange } from '../spec/petstore-api.js'
+import { ShrinkBudget } from './shrink-budget.js'
 
 /** What went wrong in one case, for one requirement. */
 export interface CaseFailure {
@@ -37,7 +38,12 @@ export interface GeneratedProperty<T, K extends string> {
   evaluate: (value: T) => Promise<CaseOutcome<K>>
   /** Most new cases one shrink may send; the smallest counterexample found by then is reported. */
   shrinkBudget: number
+  /** The run's stop (deadline or cancel): no shrink candidate is tried once it is aborted. */
+  stop?: AbortSignal | undefined
 }
+
+/** Most candidates one shrink tries, sent or answered from memory. */
+export const SHRINK_CANDIDATES_PER_PROPERTY = 300
 
 export interface ShrunkFailure<K extends string> {
   value: unknown
@@ -88,15 +94,13 @@ export class GeneratedCases<T, K extends string> {
   /** Shrink to a minimal case that breaks `kind`; undefined when no case of the run broke it. */
   async shrink(kind: K): Promise<ShrunkFailure<K> | undefined> {
     if (!this.outcomes.some((outcome) => outcome.failures[kind])) return undefined
-    const limit = this.evaluations + this.property.shrinkBudget
-    let budgetSpent = false
+    const budget = new ShrinkBudget({ requests: this.property.shrinkBudget, candidates: SHRINK_CANDIDATES_PER_PROPERTY, stop: this.property.stop })
     const details = await fc.check(
       fc.asyncProperty(this.property.arbitrary, async (value) => {
-        // Past the budget, an unsent case counts as holding: fast-check then has nothing smaller to try and stops.
-        if (this.evaluations >= limit && !this.memo.has(this.property.key(value))) {
-          budgetSpent = true
-          return true
-        }
+        // Past the budget this throws fast-check's interruption: the shrink ends with the smallest counterexample found.
+        await budget.enterCandidate()
+        // Budgeted in cases sent: one answered from memory sends nothing.
+        if (!this.memo.has(this.property.key(value))) budget.charge(1)
         return (await this.outcomeOf(value)).failures[kind] === undefined
       }),
       { seed: this.property.seed, numRuns: this.property.numRuns },
@@ -106,7 +110,7 @@ export class GeneratedCases<T, K extends string> {
     const outcome = await this.outcomeOf(value)
     const failure = outcome.failures[kind]
     if (!failure) return undefined
-    return { value, outcome, failure, path: details.counterexamplePath ?? '', shrinks: details.numShrinks, budgetSpent }
+    return { value, outcome, failure, path: details.counterexamplePath ?? '', shrinks: details.numShrinks, budgetSpent: budget.spent }
   }
 
   /** The one case at `path` of the seed, sent once: what a replay command runs. */

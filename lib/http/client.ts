@@ -292,6 +292,11 @@ export function delay(ms: number, deadline?: AbortSignal): Promise<void> {
   })
 }
 
+/** A turn for the event loop (timers, I/O, signals) before going on: a loop that only awaits settled promises never gives one. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
 /** The response body parsed losslessly, memoised on the exchange. */
 const parsedBodies = new WeakMap<Exchange, JsonParseResult>()
 

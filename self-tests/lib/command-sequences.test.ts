@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { CommandSequences, type SequenceOutcome } from '../../lib/data/command-sequences.js'
+import { CommandSequences, type SequenceOutcome, SHRINK_CANDIDATES } from '../../lib/data/command-sequences.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 
 /**
@@ -18,13 +18,16 @@ interface Real {
 const request = () => ({}) as OperationExchange
 
 class Add implements fc.AsyncCommand<Toy, Real> {
-  constructor(readonly value: number) {}
+  constructor(
+    readonly value: number,
+    private readonly sends = true,
+  ) {}
   check(): boolean {
     return true
   }
   async run(model: Toy, real: Real): Promise<void> {
     real.outcome.steps.push(this.toString())
-    real.outcome.exchanges.push(request())
+    if (this.sends) real.outcome.exchanges.push(request())
     real.outcome.decided.add('toy/no-big-second-add')
     if (this.value > 50 && model.adds > 0) real.outcome.failures['toy/no-big-second-add'] ??= { message: `add(${this.value}) after ${model.adds} adds` }
     model.adds += 1
@@ -48,11 +51,19 @@ class Reset implements fc.AsyncCommand<Toy, Real> {
   }
 }
 
-function toySequences(options: { seed: number; sequences?: number; shrinkBudget?: number }) {
+function toySequences(options: {
+  seed: number
+  sequences?: number
+  shrinkBudget?: number
+  addsSend?: boolean
+  stop?: AbortSignal
+  failOnlyFirst?: boolean
+  shrinkCandidates?: number
+}) {
   const runs: string[][] = []
   const sequences = new CommandSequences<fc.AsyncCommand<Toy, Real>, Kind>({
     commands: (replayPath) =>
-      fc.commands([fc.integer({ min: 0, max: 100 }).map((value) => new Add(value)), fc.constant(new Reset())], {
+      fc.commands([fc.integer({ min: 0, max: 100 }).map((value) => new Add(value, options.addsSend ?? true)), fc.constant(new Reset())], {
         maxCommands: 8,
         size: 'max',
         ...(replayPath !== undefined ? { replayPath } : {}),
@@ -60,9 +71,13 @@ function toySequences(options: { seed: number; sequences?: number; shrinkBudget?
     seed: options.seed,
     sequences: options.sequences ?? 20,
     shrinkBudget: options.shrinkBudget ?? 10_000,
+    stop: options.stop,
+    ...(options.shrinkCandidates !== undefined ? { shrinkCandidates: options.shrinkCandidates } : {}),
     run: async (commands) => {
       const real: Real = { outcome: { decided: new Set(), failures: {}, exchanges: [], steps: [], notes: [] } }
       await fc.asyncModelRun(() => ({ model: { adds: 0 }, real }), commands)
+      // A racy target: only the first runs of a failing sequence show the fault, so every shrink candidate holds.
+      if (options.failOnlyFirst && runs.length >= (options.sequences ?? 20) + 1) real.outcome.failures = {}
       runs.push(real.outcome.steps)
       return real.outcome
     },
@@ -112,6 +127,48 @@ describe('model-based sequences: run, shrink, replay', () => {
     // The budget is checked before each re-run, so the last re-run may pass it by at most one sequence (8 commands).
     expect(shrinkRequests).toBeLessThan(6 + 8)
     expect(shrunk?.outcome.failures['toy/no-big-second-add']).toBeDefined()
+  })
+
+  test('a shrink whose candidates all hold ends at the budget, and the event loop gets its turns meanwhile', async () => {
+    // The shape of a real stall: the fault showed once, then the budget ran out, and fast-check would walk the whole shrink tree in microtasks.
+    const { sequences, runs } = toySequences({ seed: 7, shrinkBudget: 30, failOnlyFirst: true })
+    await sequences.runAll()
+    let timerTurns = 0
+    const ticker = setInterval(() => {
+      timerTurns += 1
+    }, 0)
+    const before = runs.length
+    try {
+      await sequences.shrink('toy/no-big-second-add')
+    } finally {
+      clearInterval(ticker)
+    }
+    expect(sequences.shrinkUse.requests).toBeLessThan(30 + 8)
+    expect(runs.length - before).toBe(sequences.shrinkUse.candidates)
+    expect(timerTurns).toBeGreaterThan(0)
+  })
+
+  test('candidates that send nothing are bounded too, by the number of candidates', async () => {
+    const { sequences, runs } = toySequences({ seed: 7, addsSend: false, failOnlyFirst: true, shrinkCandidates: 5 })
+    await sequences.runAll()
+    const before = runs.length
+    await sequences.shrink('toy/no-big-second-add')
+    expect(sequences.shrinkUse.candidates).toBe(5)
+    // Far under the request budget (10,000): only the number of candidates ended it.
+    expect(sequences.shrinkUse.requests).toBeLessThan(10)
+    expect(runs.length - before).toBe(5)
+    expect(sequences.shrinkBudgetSpent).toBe(true)
+    expect(SHRINK_CANDIDATES).toBeGreaterThan(5)
+  })
+
+  test('once the run stops (deadline or cancel), a shrink tries nothing', async () => {
+    const stop = new AbortController()
+    const { sequences, runs } = toySequences({ seed: 7, stop: stop.signal })
+    await sequences.runAll()
+    stop.abort()
+    const before = runs.length
+    expect(await sequences.shrink('toy/no-big-second-add')).toBeUndefined()
+    expect(runs.length).toBe(before)
   })
 
   test('a kind no sequence broke has nothing to shrink', async () => {

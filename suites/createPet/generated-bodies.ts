@@ -7,7 +7,7 @@ import { describeAnswer, failureOf } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
-import { type CaseOutcome, GeneratedCases, type ShrunkFailure } from '../../lib/data/generated-cases.js'
+import { type CaseOutcome, GeneratedCases, SHRINK_CANDIDATES_PER_PROPERTY, type ShrunkFailure } from '../../lib/data/generated-cases.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { responseObject } from '../../lib/http/client.js'
@@ -174,6 +174,7 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
       key: renderValidNewPet,
       evaluate: (pet) => evaluateValid(api, pet, checkGet ? readBack : undefined),
       shrinkBudget: SHRINK_BUDGET,
+      stop: check.stop,
     })
     return [await run(check, { name: 'valid', cases })]
   })
@@ -206,6 +207,7 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
           return evaluateInvalid(api, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })
         },
         shrinkBudget: SHRINK_BUDGET,
+        stop: check.stop,
       }),
     }))
     // The rules' cases go out together; the HTTP client's bound on requests in flight holds across all of them.
@@ -248,7 +250,7 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
           .join(', ')} cases`
       : ''
   const note = shrunk
-    ? ` (shrunk in ${shrunk.shrinks} steps${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} cases` : ''}${others})`
+    ? ` (shrunk in ${shrunk.shrinks} steps${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} new cases and ${SHRINK_CANDIDATES_PER_PROPERTY} candidates, or by the run's end` : ''}${others})`
     : replaying
       ? ' (replayed)'
       : ` (not shrunk${others})`

@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import type { Check } from '../../lib/checks/check.js'
 import { curlScript } from '../../lib/checks/evidence.js'
-import { CommandSequences, type SequenceOutcome, type ShrunkSequence } from '../../lib/data/command-sequences.js'
+import { CommandSequences, type SequenceOutcome, SHRINK_CANDIDATES, type ShrunkSequence } from '../../lib/data/command-sequences.js'
 import { excerpt } from '../../lib/http/excerpt.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
@@ -39,6 +39,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
       seed: context.seed,
       sequences: Math.max(1, context.sequences),
       shrinkBudget: SHRINK_BUDGET,
+      stop: check.stop,
       run: async (commands) => {
         runs += 1
         const target = new SequenceTarget({
@@ -96,11 +97,11 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
   const failure = shown?.failures[requirementId]
   const path = shrunk?.path ?? replay ?? ''
   const note = shrunk
-    ? ` (sequence shrunk in ${shrunk.shrinks} steps to ${shrunk.outcome.steps.length} commands${shrunk.budgetSpent ? `, stopped by the budget of ${SHRINK_BUDGET} requests` : ''})`
+    ? ` (sequence shrunk in ${shrunk.shrinks} steps to ${shrunk.outcome.steps.length} commands${shrunk.budgetSpent ? `, stopped by the run's shrink budget of ${SHRINK_BUDGET} requests and ${SHRINK_CANDIDATES} candidates, or by the run's end` : ''})`
     : replaying
       ? ' (replayed sequence)'
       : sequences.shrinkBudgetSpent
-        ? ` (not shrunk: the run's shrink budget of ${SHRINK_BUDGET} requests was spent)`
+        ? ` (not shrunk: the run's shrink budget of ${SHRINK_BUDGET} requests and ${SHRINK_CANDIDATES} candidates was spent, or the run ended)`
         : ' (not shrunk: it did not fail again when re-run)'
   const { context, redact } = check
   const settings = ` --sequences ${Math.max(1, context.sequences)} --sequence-length ${context.sequenceLength}`
