@@ -12,9 +12,23 @@ npm install --prefix "$prefix" --omit=dev --ignore-scripts --no-audit --no-fund 
 
 report_dir="${PETSTORE_REPORT_DIR:-petstore-conformance-reports}"
 export PETSTORE_REPORT_DIR="$report_dir"
+# A cancelled job signals this script: the command gets the signal too (it then writes its reports and exits 3),
+# and the script waits for it. Run in the background, since bash holds a trap while a foreground child runs.
 set +e
-"$prefix/node_modules/.bin/petstore-conformance"
+"$prefix/node_modules/.bin/petstore-conformance" &
+pid=$!
+signalled=0
+trap 'signalled=1; kill -INT "$pid" 2>/dev/null' INT
+trap 'signalled=1; kill -TERM "$pid" 2>/dev/null' TERM
+wait "$pid"
 code=$?
+# A trapped signal ends `wait` early: wait again, for the command's own exit code.
+while [ "$signalled" = 1 ]; do
+  signalled=0
+  wait "$pid"
+  code=$?
+done
+trap - INT TERM
 set -e
 
 if [ -f "$report_dir/summary.md" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$report_dir/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi

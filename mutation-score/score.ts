@@ -4,6 +4,7 @@
  * SHOULD requirements it declares it may warn on.
  */
 
+import { alarmLine } from '../lib/checks/watchdog.js'
 import { isFlagged } from '../lib/judging/verdicts.js'
 import type { RunResult } from '../lib/reports/run-result.js'
 import type { Variant } from '../variants/variant.js'
@@ -21,6 +22,13 @@ export interface VariantScore {
   exitCode: number
   durationMs: number
   note?: string
+  /** The watchdog's alarms, in words: stretches in which the run sent nothing while checks waited. */
+  stalls?: string[]
+}
+
+/** The watchdog's alarms of the run, when it raised any. */
+function stallsIn(results: RunResult | undefined): { stalls?: string[] } {
+  return results?.watchdog?.length ? { stalls: results.watchdog.map(alarmLine) } : {}
 }
 
 function flaggedIn(results: RunResult | undefined): string[] {
@@ -41,6 +49,7 @@ export function scoreFault(fault: Variant, results: RunResult | undefined, exitC
     exitCode,
     durationMs,
     ...(harness ? { note: harness } : caughtBy.length === 0 ? { note: `none of ${fault.catches?.join(', ')} failed` } : {}),
+    ...stallsIn(results),
   }
 }
 
@@ -57,6 +66,7 @@ export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefine
     exitCode,
     durationMs,
     ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : {}),
+    ...stallsIn(results),
   }
 }
 

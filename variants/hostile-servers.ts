@@ -119,6 +119,37 @@ export function listsDrip(others: Misbehaviour): Misbehaviour {
   return (request, response, count) => (/^\/v1\/pets(\?|$)/.test(request.url ?? '') ? behaviours.drip(request, response, count) : others(request, response, count))
 }
 
+/**
+ * GET /v1/pets (with any query) answers a body far over any cap, produced slowly by one producer shared by
+ * every list in flight (a service that renders lists on one busy thread): `bytesPerSecond` in all, one 16 KiB
+ * chunk at a time to each list in turn. Alone, a list reaches the cap soon; eight at once each take eight
+ * times as long. Every other request is answered by `others`.
+ */
+export function listsHugeAndSlow(others: Misbehaviour, bytesPerSecond: number): Misbehaviour {
+  const chunk = Buffer.alloc(16 * 1024, 0x20)
+  const lists: ServerResponse[] = []
+  let next = 0
+  let timer: NodeJS.Timeout | undefined
+  const produce = () => {
+    const open = lists.filter((response) => !response.destroyed && !response.writableEnded)
+    lists.splice(0, lists.length, ...open)
+    if (open.length === 0) {
+      clearInterval(timer)
+      timer = undefined
+      return
+    }
+    next = (next + 1) % open.length
+    open[next]?.write(chunk)
+  }
+  return (request, response, count) => {
+    if (!/^\/v1\/pets(\?|$)/.test(request.url ?? '')) return others(request, response, count)
+    response.writeHead(200, { 'content-type': 'application/json' })
+    response.write('[')
+    lists.push(response)
+    timer ??= setInterval(produce, (1000 * chunk.length) / bytesPerSecond)
+  }
+}
+
 /** 404 with a valid Error body. */
 export const notFound: Misbehaviour = (_request, response) => {
   response.writeHead(404, { 'content-type': 'application/json' })

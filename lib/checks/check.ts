@@ -25,6 +25,25 @@ export class RunState {
   readonly redact: Redactor
   survey?: Promise<StoreSurvey>
   readonly shared = new Map<string, Promise<unknown>>()
+  /** The checks still running, for the watchdog to say what each waits on. */
+  readonly pending = new Set<Check>()
+  /** The findings of each exchange on the rules of every answer, made once however many checks record it (the sequences' exchanges are recorded by 16). */
+  private readonly findingsByExchange = new WeakMap<OperationExchange, IncidentalFinding[]>()
+
+  findingsOf(exchange: OperationExchange, now: Date): IncidentalFinding[] {
+    let findings = this.findingsByExchange.get(exchange)
+    if (!findings) {
+      findings = incidentalResults(exchange, now).map((result) => ({
+        requirementId: result.requirementId,
+        exchangeId: exchange.id,
+        ok: result.ok,
+        ...(result.message ? { message: excerpt(result.message, MESSAGE_LIMIT) } : {}),
+        ...(result.ok ? {} : { evidence: toEvidence(exchange, this.redact) }),
+      }))
+      this.findingsByExchange.set(exchange, findings)
+    }
+    return findings
+  }
 
   /** Drops the shared answers once every check has ended, so their bodies can be collected. */
   release(): void {
@@ -58,13 +77,37 @@ export class Check {
   readonly context: RunSettings
   private readonly findings: IncidentalFinding[] = []
   private readonly seenExchanges = new Set<number>()
+  /** What the check awaits now, each with how many times at once (several requests may be in flight). */
+  private readonly waits = new Map<string, number>()
 
   constructor(
     private readonly state: RunState,
     readonly title: string,
   ) {
     this.context = state.settings
-    this.api = new PetstoreApi(state.client, state.settings.apiKey, (exchange) => this.record(exchange))
+    this.api = new PetstoreApi(
+      state.client,
+      state.settings.apiKey,
+      (exchange) => this.record(exchange),
+      (what, work) => this.waitFor(what, work),
+    )
+  }
+
+  /** What the check waits on now, in words (for the watchdog): requests, shared work, the survey, re-reads. */
+  get waitingOn(): string[] {
+    return [...this.waits].map(([what, count]) => (count > 1 ? `${what} (×${count})` : what))
+  }
+
+  /** Awaits `work`, known meanwhile as what the check waits on. */
+  private async waitFor<T>(what: string, work: Promise<T>): Promise<T> {
+    this.waits.set(what, (this.waits.get(what) ?? 0) + 1)
+    try {
+      return await work
+    } finally {
+      const left = (this.waits.get(what) ?? 1) - 1
+      if (left > 0) this.waits.set(what, left)
+      else this.waits.delete(what)
+    }
   }
 
   /** The date the run takes as today. */
@@ -79,7 +122,7 @@ export class Check {
 
   /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
   get stop(): AbortSignal | undefined {
-    return this.state.client.options.deadline
+    return this.state.client.options.stop
   }
 
   get isReadOnly(): boolean {
@@ -89,7 +132,7 @@ export class Check {
   /** The store survey shared by all checks of the run; its exchanges become evidence of this check too. */
   async survey(): Promise<StoreSurvey> {
     this.state.survey ??= surveyStore(new PetstoreApi(this.state.client, this.context.apiKey))
-    const survey = await this.state.survey
+    const survey = await this.waitFor('the store survey (shared)', this.state.survey)
     for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) this.record(exchange)
     return survey
   }
@@ -114,7 +157,7 @@ export class Check {
       pending = compute(new PetstoreApi(this.state.client, this.context.apiKey))
       this.state.shared.set(key, pending)
     }
-    return pending
+    return this.waitFor(`shared work "${key}"`, pending)
   }
 
   /**
@@ -127,14 +170,17 @@ export class Check {
     found: (exchange: OperationExchange) => boolean,
     api: PetstoreApi = this.api,
   ): Promise<EventualRead> {
-    return readWithinWindow({
-      windowMs: this.context.consistencyWindowMs,
-      what,
-      read: () => read(api),
-      found,
-      log: this.state.lagLog,
-      ...(this.stop ? { deadline: this.stop } : {}),
-    })
+    return this.waitFor(
+      `${what}, read until found within the consistency window`,
+      readWithinWindow({
+        windowMs: this.context.consistencyWindowMs,
+        what,
+        read: () => read(api),
+        found,
+        log: this.state.lagLog,
+        ...(this.stop ? { stop: this.stop } : {}),
+      }),
+    )
   }
 
   /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */
@@ -176,15 +222,7 @@ export class Check {
     if (this.seenExchanges.has(exchange.id)) return
     this.seenExchanges.add(exchange.id)
     this.exchanges.push(exchange)
-    for (const result of incidentalResults(exchange, this.now)) {
-      this.findings.push({
-        requirementId: result.requirementId,
-        exchangeId: exchange.id,
-        ok: result.ok,
-        ...(result.message ? { message: excerpt(result.message, MESSAGE_LIMIT) } : {}),
-        ...(result.ok ? {} : { evidence: toEvidence(exchange, this.state.redact) }),
-      })
-    }
+    this.findings.push(...this.state.findingsOf(exchange, this.now))
   }
 
   /** The report of this check, given how it ended. */

@@ -2,9 +2,11 @@
  * Runs the registered checks of suites/ against one target: every selected check starts at once, and the
  * HTTP client bounds the requests in flight (--concurrency). A check that waits for shared data (the store
  * survey) then holds no slot another check could use, so every operation is reached early: a target whose
- * lists hang does not keep the getPet checks from starting. The run's deadline bounds every check; it never
- * throws for what the target does, every check ends in a report, and a check cut off by the deadline says so.
+ * lists hang does not keep the getPet checks from starting. The run's stop (its deadline, or a cancel) bounds
+ * every check; it never throws for what the target does, every check ends in a report, and a check cut off by
+ * the stop says so in the stop's words. The checks still running are known to the run state, for the watchdog.
  */
+import { stopWords } from '../http/client.js'
 import { isSelected } from '../spec/catalogue.js'
 import { Check, type CheckEnd, Inconclusive, type RunState } from './check.js'
 import { type CheckReport, requirementIdOfTitle } from './check-result.js'
@@ -13,20 +15,22 @@ import type { CheckDefinition } from './registry.js'
 export interface RunChecksOptions {
   /** Requirement ids or prefixes; empty runs every check. */
   filter: readonly string[]
-  /** Aborted when the run's deadline passes: checks not finished by then stop without a verdict. */
-  deadline: AbortSignal
+  /** Aborted when the run stops (its deadline, or a cancel): checks not finished by then stop without a verdict. */
+  stop: AbortSignal
   /** Called as each check ends, with how many have ended. */
   onProgress?: (done: number, total: number, title: string) => void
 }
 
-const DEADLINE_REASON = 'deadline reached: the run deadline passed before this check finished'
+function stoppedReason(stop: AbortSignal): string {
+  return `${stopWords(stop)} before this check finished`
+}
 
 /** Resolves with how the check ended; never rejects. */
 async function settle(check: Check, definition: CheckDefinition, options: RunChecksOptions): Promise<CheckEnd> {
   let onAbort: (() => void) | undefined
   const stopped = new Promise<CheckEnd>((resolve) => {
-    onAbort = () => resolve({ state: 'inconclusive', reason: DEADLINE_REASON })
-    options.deadline.addEventListener('abort', onAbort, { once: true })
+    onAbort = () => resolve({ state: 'inconclusive', reason: stoppedReason(options.stop) })
+    options.stop.addEventListener('abort', onAbort, { once: true })
   })
   const ran = definition.run(check).then(
     (): CheckEnd => ({ state: 'pass' }),
@@ -35,7 +39,7 @@ async function settle(check: Check, definition: CheckDefinition, options: RunChe
   try {
     return await Promise.race([ran, stopped])
   } finally {
-    if (onAbort) options.deadline.removeEventListener('abort', onAbort)
+    if (onAbort) options.stop.removeEventListener('abort', onAbort)
   }
 }
 
@@ -49,7 +53,9 @@ export async function runChecks(definitions: readonly CheckDefinition[], state: 
   return Promise.all(
     selected.map(async (definition) => {
       const check = new Check(state, definition.title)
-      const report = options.deadline.aborted ? check.report({ state: 'inconclusive', reason: DEADLINE_REASON }) : check.report(await settle(check, definition, options))
+      state.pending.add(check)
+      const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, options))
+      state.pending.delete(check)
       done += 1
       options.onProgress?.(done, selected.length, definition.title)
       return report

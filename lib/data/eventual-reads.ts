@@ -61,11 +61,11 @@ export interface EventualReadOptions {
   log: LagLog
   /** False for a read that prepares data (seeding): its miss is no evidence that the target loses pets. */
   missIsEvidence?: boolean
-  /** The run's deadline: no wait outlasts it. */
-  deadline?: AbortSignal
+  /** The run's stop (its deadline, or a cancel): no wait outlasts it. */
+  stop?: AbortSignal
 }
 
-export async function readWithinWindow({ windowMs, what, read, found, log, missIsEvidence = true, deadline }: EventualReadOptions): Promise<EventualRead> {
+export async function readWithinWindow({ windowMs, what, read, found, log, missIsEvidence = true, stop }: EventualReadOptions): Promise<EventualRead> {
   log.reads += 1
   const started = performance.now()
   let exchange = await read()
@@ -73,8 +73,8 @@ export async function readWithinWindow({ windowMs, what, read, found, log, missI
   const schedule = log.missing.length > 0 ? [] : backoffSchedule(windowMs)
   for (const wait of schedule) {
     if (found(exchange)) break
-    if (deadline?.aborted) break
-    await delay(wait, deadline)
+    if (stop?.aborted) break
+    await delay(wait, stop)
     exchange = await read()
     reads += 1
   }

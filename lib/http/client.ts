@@ -1,8 +1,11 @@
 /**
  * The HTTP client every request of the suite goes through: one keep-alive dispatcher (honouring
- * HTTP_PROXY / HTTPS_PROXY / NO_PROXY), a global bound on requests in flight, a deadline and a body cap
- * per request, bounded retries, and every exchange recorded for evidence. It never throws for what the
- * target does: a transport failure is recorded on the exchange for the checks to judge.
+ * HTTP_PROXY / HTTPS_PROXY / NO_PROXY), a global bound on requests in flight, a timeout and a body cap
+ * per request, the run's stop (its deadline or a cancel), bounded retries, and every exchange recorded for
+ * evidence. It never throws for what the target does: a transport failure is recorded on the exchange for
+ * the checks to judge. An operation that stops answering costs one timeout, not one per request in flight:
+ * when one of its requests times out, the others in flight are cut at once and its reads sent again one at
+ * a time (see dead-operations.ts).
  */
 import { readFileSync } from 'node:fs'
 import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
@@ -22,8 +25,24 @@ export interface HttpClientOptions {
   insecure?: boolean
   /** Proxies as the configuration read them (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); empty means none. */
   proxy?: ProxySettings
-  /** The run's deadline: once aborted, requests in flight end at once and none is sent. */
-  deadline?: AbortSignal
+  /** The run's stop (its deadline, or a cancel), its reason a RunStop: once aborted, requests in flight end at once and none is sent. */
+  stop?: AbortSignal
+}
+
+/** Why a run stopped before its end, as the reason of its stop signal: its words end every request and check the stop cut short. */
+export class RunStop extends Error {
+  override name = 'RunStop'
+  constructor(
+    readonly kind: 'deadline' | 'cancelled',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The words a stop gives for what it cut short: the RunStop's message, or a plain one. */
+export function stopWords(stop: AbortSignal): string {
+  return stop.reason instanceof RunStop ? stop.reason.message : 'the run stopped'
 }
 
 export interface ProxySettings {
@@ -64,7 +83,8 @@ export interface RecordedResponse {
 }
 
 /** `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way (reset, closed). */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'deadline'
+/** `cut`: aborted because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it. */
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'stopped' | 'cut'
 
 export interface TransportFailure {
   kind: TransportFailureKind
@@ -112,13 +132,23 @@ class TimeoutExpired extends Error {
   override name = 'TimeoutError'
 }
 
+/** The reason a request is aborted when another request to its operation timed out. */
+class CutShort extends Error {
+  override name = 'CutShort'
+}
+
 /** Most bytes of response headers read: a flood of headers is cut there. */
 export const MAX_HEADER_BYTES = 64 * 1024
 
-const DEADLINE_MESSAGE = 'deadline reached: the run deadline passed before an answer came'
+function stopped(stop: AbortSignal): TransportFailure {
+  return { kind: 'stopped', message: `${stopWords(stop)} before an answer came` }
+}
 
-function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, deadline: AbortSignal | undefined): TransportFailure {
-  if (deadline?.aborted) return { kind: 'deadline', message: DEADLINE_MESSAGE }
+function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop: AbortSignal | undefined, operation: string | undefined): TransportFailure {
+  if (stop?.aborted) return stopped(stop)
+  if (error instanceof CutShort) {
+    return { kind: 'cut', message: `cut: another ${operation} request got no answer within ${timeoutMs} ms, so this one was not left to wait out its own timeout` }
+  }
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
   if (error instanceof BodyDecodingFailed) return { kind: 'connection', message: error.message }
   if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'connection', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
@@ -142,7 +172,13 @@ export class HttpClient {
   private readonly base: URL
   private readonly dead = new DeadOperations()
   private readonly suspectGates = new Map<string, Semaphore>()
+  /** The requests of each operation in flight now, so that one timeout cuts the others. */
+  private readonly inFlightByOperation = new Map<string, Set<AbortController>>()
   requestCount = 0
+  /** When a request was last sent or last ended (performance.now()): the watchdog's measure of a run sitting still. */
+  lastActivityAt = performance.now()
+  /** Requests waiting out a Retry-After or a backoff now. */
+  waitingToRetry = 0
 
   constructor(readonly options: HttpClientOptions) {
     const ca = options.caFile ? readFileSync(options.caFile) : undefined
@@ -171,6 +207,11 @@ export class HttpClient {
     return `${this.base.origin}${this.base.pathname.replace(/\/$/, '')}${path}`
   }
 
+  /** Requests in flight now, and requests waiting for a place within --concurrency. */
+  get load(): { inFlight: number; queued: number; waitingToRetry: number } {
+    return { inFlight: this.semaphore.running, queued: this.semaphore.queued, waitingToRetry: this.waitingToRetry }
+  }
+
   /** Send a request, with the retries the policy allows, and return the recorded exchange. */
   async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
@@ -184,22 +225,11 @@ export class HttpClient {
     }
     const retries: Attempt[] = []
     const failed = (failure: TransportFailure): Exchange => ({ id: nextExchangeId++, request: recorded, failure, retries, durationMs: performance.now() - started })
-    const { deadline } = this.options
+    const { stop } = this.options
+    const { operation } = request
     for (let attempt = 0; ; attempt++) {
-      if (deadline?.aborted) return failed({ kind: 'deadline', message: DEADLINE_MESSAGE })
-      const { operation } = request
-      // Asked once a slot is free (the operation may have died while this request waited for one), and the
-      // outcome recorded before the slot is given up, so the next request in line knows it.
-      const sendOnce = () =>
-        this.semaphore.run(async () => {
-          const reason = operation ? this.dead.reasonFor(operation, this.options.timeoutMs) : undefined
-          if (reason) return { skipped: { kind: 'timeout' as const, message: reason } }
-          const sent = await this.once(recorded)
-          if (operation && !('failure' in sent && sent.failure.kind === 'deadline')) this.dead.record(operation, 'failure' in sent && sent.failure.kind === 'timeout')
-          return sent
-        })
-      const gate = operation && this.dead.isSuspect(operation) ? this.suspectGate(operation) : undefined
-      const outcome = gate ? await gate.run(sendOnce) : await sendOnce()
+      if (stop?.aborted) return failed(stopped(stop))
+      const outcome = await this.attempt(recorded, operation)
       if ('skipped' in outcome) return failed(outcome.skipped)
       const canRetry = attempt < this.options.maxRetries
       if ('response' in outcome) {
@@ -208,32 +238,76 @@ export class HttpClient {
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retries.push({ status: response.status, waitedMs: wait })
-          await delay(wait, deadline)
+          await this.waitToRetry(wait)
           continue
         }
         return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
+      }
+      // A read cut because another request to its operation timed out goes again, behind the operation's gate.
+      if (recorded.method === 'GET' && canRetry && outcome.failure.kind === 'cut') {
+        retries.push({ failure: outcome.failure.message, waitedMs: 0 })
+        continue
       }
       // A read that failed in transit may be retried; a POST never is (it may have been processed).
       if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
         const wait = 100 * 2 ** attempt
         retries.push({ failure: outcome.failure.message, waitedMs: wait })
-        await delay(wait, deadline)
+        await this.waitToRetry(wait)
         continue
       }
       return failed(outcome.failure)
     }
   }
 
-  private async once(request: RecordedRequest): Promise<{ response: RecordedResponse } | { failure: TransportFailure }> {
+  /**
+   * One attempt within --concurrency. While the operation is suspect (its last request timed out) its requests
+   * go one at a time through its gate; a request that was waiting for a place when the operation turned suspect
+   * joins the gate too, instead of going out beside the one that tests whether the operation still answers.
+   */
+  private async attempt(
+    recorded: RecordedRequest,
+    operation: string | undefined,
+  ): Promise<{ response: RecordedResponse } | { failure: TransportFailure } | { skipped: TransportFailure }> {
+    const sendOnce = (gated: boolean) =>
+      this.semaphore.run(async () => {
+        if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
+        // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
+        // place is given up, so the next request in line knows it.
+        const reason = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
+        if (reason) return { skipped: { kind: 'timeout' as const, message: reason } }
+        const sent = await this.once(recorded, operation)
+        const kind = 'failure' in sent ? sent.failure.kind : undefined
+        if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
+        return sent
+      })
+    for (;;) {
+      const gated = operation !== undefined && this.dead.isSuspect(operation)
+      const outcome = gated ? await this.suspectGate(operation).run(() => sendOnce(true)) : await sendOnce(false)
+      if (!('regate' in outcome)) return outcome
+    }
+  }
+
+  private async waitToRetry(ms: number): Promise<void> {
+    this.waitingToRetry += 1
+    try {
+      await delay(ms, this.options.stop)
+    } finally {
+      this.waitingToRetry -= 1
+    }
+  }
+
+  private async once(request: RecordedRequest, operation: string | undefined): Promise<{ response: RecordedResponse } | { failure: TransportFailure }> {
     this.requestCount += 1
-    const { timeoutMs, maxBodyBytes } = this.options
-    const { deadline } = this.options
+    this.lastActivityAt = performance.now()
+    const { timeoutMs, maxBodyBytes, stop } = this.options
     // A controller and a timer held here, not AbortSignal.timeout or AbortSignal.any: Node may collect those
     // signals while a request waits under memory pressure, and then the request never times out.
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new TimeoutExpired()), timeoutMs)
-    const onDeadline = () => controller.abort(new TimeoutExpired())
-    deadline?.addEventListener('abort', onDeadline, { once: true })
+    const onStop = () => controller.abort(new TimeoutExpired())
+    stop?.addEventListener('abort', onStop, { once: true })
+    const siblings = operation ? this.inFlight(operation) : undefined
+    siblings?.add(controller)
     const { signal } = controller
     try {
       const { origin } = new URL(request.url)
@@ -250,11 +324,25 @@ export class HttpClient {
       const { bytes } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
       return { response: { status: answer.statusCode, headers, body: bytes.toString('utf8'), bodyBytes: bytes.length } }
     } catch (error) {
-      return { failure: classify(error, timeoutMs, maxBodyBytes, deadline) }
+      const failure = classify(error, timeoutMs, maxBodyBytes, stop, operation)
+      // One timeout is enough to know the operation is not answering now: the others in flight are cut, not waited out.
+      if (failure.kind === 'timeout' && siblings) for (const sibling of siblings) if (sibling !== controller) sibling.abort(new CutShort())
+      return { failure }
     } finally {
       clearTimeout(timer)
-      deadline?.removeEventListener('abort', onDeadline)
+      stop?.removeEventListener('abort', onStop)
+      siblings?.delete(controller)
+      this.lastActivityAt = performance.now()
     }
+  }
+
+  private inFlight(operation: string): Set<AbortController> {
+    let set = this.inFlightByOperation.get(operation)
+    if (!set) {
+      set = new Set()
+      this.inFlightByOperation.set(operation, set)
+    }
+    return set
   }
 
   /** One request at a time for an operation whose last request timed out. */
@@ -278,17 +366,17 @@ export class HttpClient {
   }
 }
 
-/** Waits `ms`, or less when the deadline passes first. */
-export function delay(ms: number, deadline?: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when the run stops first. */
+export function delay(ms: number, stop?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (deadline?.aborted) return resolve()
+    if (stop?.aborted) return resolve()
     const done = () => {
       clearTimeout(timer)
-      deadline?.removeEventListener('abort', done)
+      stop?.removeEventListener('abort', done)
       resolve()
     }
     const timer = setTimeout(done, ms)
-    deadline?.addEventListener('abort', done, { once: true })
+    stop?.addEventListener('abort', done, { once: true })
   })
 }
 

@@ -7,6 +7,16 @@ export class Semaphore {
 
   constructor(private readonly limit: number) {}
 
+  /** Tasks running now. */
+  get running(): number {
+    return this.active
+  }
+
+  /** Tasks waiting for a place. */
+  get queued(): number {
+    return this.waiting.length
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve))
     this.active += 1

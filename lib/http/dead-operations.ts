@@ -1,30 +1,38 @@
 /**
- * One dead operation must not stretch the run (policy §5): once requests to an operation have timed out
- * twice in a row, the checks that still need it fail at once with that reason, instead of waiting out a
- * timeout each. Any answer that is not a timeout brings the operation back. While an operation's last
- * request timed out, its requests go one at a time, so a hanging operation costs two timeouts, not two
- * waves of as many requests as the concurrency allows.
+ * One dead operation must not stretch the run (policy §5): once requests to an operation have come back with
+ * nothing usable twice in a row (no answer within the timeout, or a body over the cap), the checks that still
+ * need it fail at once with that reason, instead of waiting out a timeout each. Any other answer brings the
+ * operation back. While an operation's last request came back with nothing, its requests go one at a time,
+ * so a hanging operation costs two timeouts, not two waves of as many requests as the concurrency allows.
  */
 export const TIMEOUTS_TO_GIVE_UP = 2
 
+/** A request that used up its whole budget and brought nothing to judge. */
+export type Unusable = 'timeout' | 'body-too-large'
+
 export class DeadOperations {
-  private readonly timeoutsInARow = new Map<string, number>()
+  private readonly inARow = new Map<string, Unusable[]>()
 
   /** Why requests to `operation` are no longer sent, or undefined while it is alive. */
-  reasonFor(operation: string, timeoutMs: number): string | undefined {
-    const count = this.timeoutsInARow.get(operation) ?? 0
-    return count >= TIMEOUTS_TO_GIVE_UP
-      ? `${operation} did not answer within ${formatDuration(timeoutMs)}, ${count === 2 ? 'twice' : `${count} times`} in a row: not sent again`
-      : undefined
+  reasonFor(operation: string, timeoutMs: number, maxBodyBytes: number): string | undefined {
+    const failures = this.inARow.get(operation) ?? []
+    if (failures.length < TIMEOUTS_TO_GIVE_UP) return undefined
+    const times = failures.length === 2 ? 'twice' : `${failures.length} times`
+    const what = failures.every((kind) => kind === 'timeout')
+      ? `did not answer within ${formatDuration(timeoutMs)}`
+      : failures.every((kind) => kind === 'body-too-large')
+        ? `answered with bodies over the cap of ${maxBodyBytes} bytes`
+        : `gave no usable answer (no answer within ${formatDuration(timeoutMs)}, or a body over the cap of ${maxBodyBytes} bytes)`
+    return `${operation} ${what}, ${times} in a row: not sent again`
   }
 
-  /** An operation whose last request timed out: until one answers, its requests go one at a time. */
+  /** An operation whose last request came back with nothing usable: until one answers, its requests go one at a time. */
   isSuspect(operation: string): boolean {
-    return (this.timeoutsInARow.get(operation) ?? 0) > 0
+    return (this.inARow.get(operation)?.length ?? 0) > 0
   }
 
-  record(operation: string, timedOut: boolean): void {
-    this.timeoutsInARow.set(operation, timedOut ? (this.timeoutsInARow.get(operation) ?? 0) + 1 : 0)
+  record(operation: string, unusable: Unusable | undefined): void {
+    this.inARow.set(operation, unusable ? [...(this.inARow.get(operation) ?? []), unusable] : [])
   }
 }
 

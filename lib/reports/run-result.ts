@@ -1,6 +1,7 @@
 /** Everything a report needs about one run. */
 
 import type { Profile } from '../checks/run-settings.js'
+import type { StallAlarm } from '../checks/watchdog.js'
 import type { BaselineSummary } from '../judging/baseline.js'
 import type { Headline } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
@@ -22,7 +23,7 @@ export interface RunResult {
   today: string
   verdict: 'conformant' | 'non-conformant' | 'error'
   headline: Headline
-  /** Why the run stopped before judging (exit 2 or 3). */
+  /** Why the run stopped before judging (exit 2 or 3), or `cancelled` for a run cut short by a signal (exit 3). */
   stopReason?: string
   exitCode: number
   summary: Summary
@@ -35,6 +36,8 @@ export interface RunResult {
   baseline?: BaselineSummary
   /** Where CI keeps this run's reports. */
   artifactsUrl?: string
+  /** Stretches in which the run sent nothing for longer than the request timeout while checks waited, each naming what they waited on. */
+  watchdog?: StallAlarm[]
   /** Broken answers several requirements failed from, each named once. */
   rootCauses: RootCause[]
   requirements: RequirementResult[]

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
 import { stringifyJson } from '../http/json.js'
@@ -31,8 +32,23 @@ export async function writeReports(dir: string, run: RunResult, checks: readonly
   const written: string[] = []
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name)
-    await writeFile(path, content)
+    await writeAtomically(path, content)
     written.push(path)
   }
   return written
+}
+
+/**
+ * Writes `content` to a temporary file beside `path`, then renames it over `path`: a run killed meanwhile
+ * leaves the last good report where it stood (a baseline is never half-written), never part of a new one.
+ */
+export async function writeAtomically(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+  try {
+    await writeFile(temporary, content)
+    await rename(temporary, path)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
 }

@@ -4,6 +4,7 @@
  * pipeline can read.
  */
 import type { Profile } from '../checks/run-settings.js'
+import type { StallAlarm } from '../checks/watchdog.js'
 import type { SeedingOutcome } from '../data/seeding.js'
 import type { BaselineSummary } from '../judging/baseline.js'
 import { headlineOf } from '../judging/headline.js'
@@ -34,6 +35,8 @@ export interface RunFacts {
   harnessErrors?: string[]
   baseline?: BaselineSummary
   artifactsUrl?: string
+  /** What the watchdog saw: stretches in which the run sent nothing while checks waited. */
+  watchdog?: StallAlarm[]
 }
 
 export function assembleRun(facts: RunFacts): RunResult {
@@ -64,6 +67,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     harnessErrors: facts.harnessErrors ?? [],
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.artifactsUrl ? { artifactsUrl: facts.artifactsUrl } : {}),
+    ...(facts.watchdog ? { watchdog: facts.watchdog } : {}),
     rootCauses,
     requirements,
   }

@@ -13,7 +13,7 @@ import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
 import { ConfigError, resolveConfig, USAGE } from './config.js'
 import { planRun } from './dry-run.js'
-import { type RunIo, runConfigured } from './run-conformance.js'
+import { type RunIo, type RunOptions, runConfigured } from './run-conformance.js'
 
 export interface CommandSources {
   argv: readonly string[]
@@ -74,7 +74,7 @@ async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): 
   }
 }
 
-export async function runCommand(sources: CommandSources, io: RunIo): Promise<number> {
+export async function runCommand(sources: CommandSources, io: RunIo, options: Pick<RunOptions, 'cancel'> = {}): Promise<number> {
   const { argv } = sources
   if (argv.includes('--version')) {
     io.out(packageVersion)
@@ -102,7 +102,7 @@ export async function runCommand(sources: CommandSources, io: RunIo): Promise<nu
   }
   try {
     if (config.dryRun) return await planRun(config, io)
-    return (await runConfigured(config, io)).exitCode
+    return (await runConfigured(config, io, options)).exitCode
   } catch (error) {
     io.err(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return EXIT.harness

@@ -12,9 +12,10 @@ import type { CheckReport } from '../checks/check-result.js'
 import { lagReport } from '../checks/consistency.js'
 import type { RunSettings } from '../checks/run-settings.js'
 import { runChecks } from '../checks/runner.js'
+import { alarmLine, type StallAlarm, watchStalls } from '../checks/watchdog.js'
 import { LagLog } from '../data/eventual-reads.js'
 import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
-import { HttpClient } from '../http/client.js'
+import { HttpClient, RunStop } from '../http/client.js'
 import { INT64_MAX } from '../http/int64.js'
 import { createRedactor } from '../http/redaction.js'
 import { compareWithBaseline } from '../judging/baseline.js'
@@ -59,6 +60,12 @@ function daysBetween(from: Date, to: Date): number {
 export interface RunOptions {
   /** Write results.json, junit.xml, summary.md and report.html to the report directory (default true). */
   writeReports?: boolean
+  /**
+   * Cancels the run (a signal, a cancelled CI job): requests in flight end at once, checks not finished are
+   * inconclusive with "run cancelled", and the reports are written with what was decided; exit 3. The signal's
+   * reason, when a string, names the cause ("SIGTERM").
+   */
+  cancel?: AbortSignal
 }
 
 /** The exit code, and the run's results when the target could be judged at all. */
@@ -68,7 +75,31 @@ export interface RunOutcome {
 }
 
 /** How a run ended: judged (requirements and their reports), or stopped before judging (a reason). */
-type Ending = Pick<RunFacts, 'exitCode' | 'requirements' | 'harnessErrors' | 'seeding' | 'baseline' | 'stopReason'> & { reports?: CheckReport[] }
+type Ending = Pick<RunFacts, 'exitCode' | 'requirements' | 'harnessErrors' | 'seeding' | 'baseline' | 'stopReason' | 'watchdog'> & { reports?: CheckReport[] }
+
+/** The stopReason of a run that was cancelled (results.json). */
+export const CANCELLED = 'cancelled'
+
+/**
+ * The run's stop: its deadline, or a cancel from outside. One signal, whose reason (a RunStop) words what it
+ * cut short, so every request, wait and check ends at once and says why.
+ */
+function runStop(deadlineMs: number, cancel: AbortSignal | undefined): { signal: AbortSignal; dispose: () => void } {
+  const stop = new AbortController()
+  // Every request and every check listens for the stop: many listeners are expected, not a leak.
+  setMaxListeners(0, stop.signal)
+  const timer = setTimeout(() => stop.abort(new RunStop('deadline', `deadline reached: the run deadline of ${deadlineMs} ms passed`)), Math.max(0, deadlineMs))
+  const onCancel = () => stop.abort(new RunStop('cancelled', `run cancelled${typeof cancel?.reason === 'string' ? ` (${cancel.reason})` : ''}`))
+  if (cancel?.aborted) onCancel()
+  else cancel?.addEventListener('abort', onCancel, { once: true })
+  return {
+    signal: stop.signal,
+    dispose: () => {
+      clearTimeout(timer)
+      cancel?.removeEventListener('abort', onCancel)
+    },
+  }
+}
 
 /**
  * A 401 to the list with the configured key is a set-up mistake, not a verdict, when every other operation
@@ -94,11 +125,8 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
   if (config.baseUrl === undefined) reference = await startServer(createReferenceHandler({ apiKey }))
   const baseUrl = config.baseUrl ?? (reference as RunningServer).baseUrl
   const runId = randomBytes(4).toString('hex')
-  const deadline = new AbortController()
-  // Every request and every check listens for the deadline: many listeners are expected, not a leak.
-  setMaxListeners(0, deadline.signal)
-  const deadlineTimer = setTimeout(() => deadline.abort(), Math.max(0, config.deadlineMs))
-  const client = new HttpClient({ ...config, baseUrl, deadline: deadline.signal })
+  const stop = runStop(config.deadlineMs, options.cancel)
+  const client = new HttpClient({ ...config, baseUrl, stop: stop.signal })
 
   /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
   const finish = async (ending: Ending): Promise<RunOutcome> => {
@@ -118,11 +146,11 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
       requestsSent: client.requestCount,
       ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
     })
-    if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
-    else {
+    if (ending.requirements) {
       out('')
       out(renderRequirementLines(run.requirements, run.rootCauses))
     }
+    if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
     for (const error of run.harnessErrors) err(`Harness error: ${error}`)
     if (options.writeReports ?? true) {
       const files = await writeReports(config.reportDir, run, reports ?? [], redact)
@@ -188,27 +216,51 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
     const settings: RunSettings = { ...config, baseUrl, apiKey, embeddedReference: reference !== undefined, runId }
     const state = new RunState(settings, client, lagLog)
     const progress = progressReporter(io, started, config.quiet)
-    const reports = await runChecks(registeredChecks(), state, {
-      filter: config.requirementFilter,
-      deadline: deadline.signal,
-      onProgress: progress.update,
-    })
-    progress.end()
+    const watchdog = watchStalls(state.pending, client, { timeoutMs: config.timeoutMs, started, onAlarm: (alarm) => err(alarmLine(alarm)) })
+    let alarms: StallAlarm[]
+    let reports: CheckReport[]
+    try {
+      reports = await runChecks(registeredChecks(), state, {
+        filter: config.requirementFilter,
+        stop: stop.signal,
+        onProgress: progress.update,
+      })
+    } finally {
+      alarms = watchdog.stop()
+      progress.end()
+    }
     // The answers the checks shared (the survey, requests several checks judged) are no longer needed: the
     // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
     state.release()
     if (isSelected('createPet/read-your-writes-lag', config.requirementFilter)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
-    const harnessErrors = deadline.signal.aborted ? [`the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`] : []
+    const stopped = stop.signal.reason instanceof RunStop ? stop.signal.reason : undefined
+    const cancelled = stopped?.kind === 'cancelled'
+    const harnessErrors = stopped
+      ? [
+          cancelled
+            ? `${stopped.message} after ${((Date.now() - started) / 1000).toFixed(1)} s; checks not finished by then are inconclusive`
+            : `the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`,
+        ]
+      : []
 
     const judged = judgeAll(reports, now, config.requirementFilter)
     const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
     const requirements = compared?.results ?? judged
     const exitCode = exitCodeOf(requirements, config.strict, harnessErrors.length > 0, config.failOn === 'new')
-    return finish({ exitCode, requirements, reports, harnessErrors, seeding, ...(compared ? { baseline: compared.summary } : {}) })
+    return finish({
+      exitCode,
+      requirements,
+      reports,
+      harnessErrors,
+      seeding,
+      ...(cancelled ? { stopReason: CANCELLED } : {}),
+      ...(alarms.length > 0 ? { watchdog: alarms } : {}),
+      ...(compared ? { baseline: compared.summary } : {}),
+    })
   } finally {
-    clearTimeout(deadlineTimer)
-    // Past the deadline, requests still in flight are cut rather than waited for.
-    await (deadline.signal.aborted ? client.destroy() : client.close())
+    stop.dispose()
+    // Once the run stopped, requests still in flight are cut rather than waited for.
+    await (stop.signal.aborted ? client.destroy() : client.close())
     await reference?.close()
   }
 }

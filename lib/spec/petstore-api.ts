@@ -49,19 +49,30 @@ export interface ProbeRequest {
   headers: Record<string, string>
 }
 
+/** Wraps the wait for each request, given the request in words (a check uses it to say what it waits on). */
+export type WaitTracker = <T>(what: string, work: Promise<T>) => Promise<T>
+
+const untracked: WaitTracker = (_what, work) => work
+
 export class PetstoreApi {
   constructor(
     private readonly client: HttpClient,
     private readonly apiKey: string,
     private readonly onExchange: (exchange: OperationExchange) => void = () => {},
+    private readonly track: WaitTracker = untracked,
   ) {}
 
   /** The same API, passing every exchange it sends to `record` as well. */
   recording(record: (exchange: OperationExchange) => void): PetstoreApi {
-    return new PetstoreApi(this.client, this.apiKey, (exchange) => {
-      this.onExchange(exchange)
-      record(exchange)
-    })
+    return new PetstoreApi(
+      this.client,
+      this.apiKey,
+      (exchange) => {
+        this.onExchange(exchange)
+        record(exchange)
+      },
+      this.track,
+    )
   }
 
   listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
@@ -83,7 +94,10 @@ export class PetstoreApi {
   /** For the auth probes: exactly these headers (no key unless they carry it) and this path, as written. */
   async probe(request: ProbeRequest): Promise<OperationExchange> {
     const operation = request.as === 'probe' ? 'GET (other spellings of the paths)' : OPERATION_ROUTES[request.as]
-    const exchange = await this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers }, operation })
+    const exchange = await this.track(
+      `GET ${request.path}`,
+      this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers }, operation }),
+    )
     const tagged: OperationExchange = { ...exchange, operation: request.as }
     this.onExchange(tagged)
     return tagged
@@ -94,7 +108,10 @@ export class PetstoreApi {
     if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
     else if (authorization !== null) headers.authorization = authorization(this.apiKey)
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const exchange = await this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] })
+    const exchange = await this.track(
+      `${method} ${path}`,
+      this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] }),
+    )
     const tagged: OperationExchange = { ...exchange, operation }
     this.onExchange(tagged)
     return tagged

@@ -1,0 +1,77 @@
+/**
+ * The run's watchdog: a run must never sit still unseen. Every wait of a run is bounded (a request by its
+ * timeout, a retry by --max-retry-wait-ms, a re-read by the consistency window, a shrink by its budget, all
+ * by the deadline), so a run that has sent nothing and heard nothing for longer than the request timeout
+ * while checks are still running is a fault of the suite, or a wait that should have been bounded and is not.
+ * The watchdog says so at once, naming each waiting check and what it waits on, instead of leaving a pipeline
+ * to guess why nothing moves; the alarm is also kept in results.json.
+ */
+import type { HttpClient } from '../http/client.js'
+import type { Check } from './check.js'
+import { requirementIdOfTitle } from './check-result.js'
+
+/** How often the watchdog looks. */
+const LOOK_EVERY_MS = 1_000
+/** Past the request timeout, so that a request ending at its timeout is not taken for a stall. */
+const SLACK_MS = 1_000
+/** Most alarms one run keeps (a stall that lasts raises one per further timeout). */
+const MOST_ALARMS = 20
+/** Most waiting checks one alarm names. */
+const MOST_NAMED = 12
+
+export interface StallAlarm {
+  /** Since the run started, in ms. */
+  atMs: number
+  /** How long nothing was sent or answered, in ms. */
+  idleMs: number
+  pendingChecks: number
+  /** The waiting checks (at most 12), each with what it waits on now. */
+  waiting: Array<{ check: string; on: string[] }>
+  inFlight: number
+  queued: number
+  waitingToRetry: number
+}
+
+export interface Watchdog {
+  /** Stops looking; the alarms raised so far. */
+  stop(): StallAlarm[]
+}
+
+/** The alarm as one line for the console. */
+export function alarmLine(alarm: StallAlarm): string {
+  const waits = alarm.waiting.map((wait) => `[${wait.check}] ${wait.on.length > 0 ? wait.on.join(', ') : 'its own work (no request, no shared work)'}`)
+  const more = alarm.pendingChecks > alarm.waiting.length ? `; and ${alarm.pendingChecks - alarm.waiting.length} more` : ''
+  return (
+    `watchdog: nothing sent or answered for ${(alarm.idleMs / 1000).toFixed(0)} s while ${alarm.pendingChecks} ${alarm.pendingChecks === 1 ? 'check waits' : 'checks wait'}: ` +
+    `${waits.join('; ')}${more} (requests: ${alarm.inFlight} in flight, ${alarm.queued} waiting for a place, ${alarm.waitingToRetry} waiting to retry)`
+  )
+}
+
+export function watchStalls(pending: ReadonlySet<Check>, client: HttpClient, options: { timeoutMs: number; started: number; onAlarm: (alarm: StallAlarm) => void }): Watchdog {
+  const alarms: StallAlarm[] = []
+  let lastAlarmAt = Number.NEGATIVE_INFINITY
+  const look = () => {
+    const now = performance.now()
+    const idleMs = now - client.lastActivityAt
+    const quietSinceAlarm = now - Math.max(lastAlarmAt, client.lastActivityAt)
+    if (pending.size === 0 || idleMs <= options.timeoutMs + SLACK_MS || quietSinceAlarm <= options.timeoutMs || alarms.length >= MOST_ALARMS) return
+    lastAlarmAt = now
+    const alarm: StallAlarm = {
+      atMs: Date.now() - options.started,
+      idleMs: Math.round(idleMs),
+      pendingChecks: pending.size,
+      waiting: [...pending].slice(0, MOST_NAMED).map((check) => ({ check: requirementIdOfTitle(check.title) ?? check.title, on: check.waitingOn })),
+      ...client.load,
+    }
+    alarms.push(alarm)
+    options.onAlarm(alarm)
+  }
+  const timer = setInterval(look, LOOK_EVERY_MS)
+  timer.unref()
+  return {
+    stop: () => {
+      clearInterval(timer)
+      return alarms
+    },
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * A run never stalls and never loses its reports: every wait of a run ends by its own bound or by the
+ * deadline, with the reason; an operation that stops answering is cut at once, not one timeout per request
+ * in flight; the watchdog says what a run that sits still waits on; SIGTERM ends the real command within
+ * 2 s with all four reports; reports are written whole or not at all.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import type { Check } from '../../lib/checks/check.js'
+import { alarmLine, type StallAlarm, watchStalls } from '../../lib/checks/watchdog.js'
+import { HttpClient } from '../../lib/http/client.js'
+import { writeAtomically } from '../../lib/reports/write-reports.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
+import { faults } from '../../variants/faults/index.js'
+import { behaviours, listsDrip, listsHugeAndSlow, type Misbehaviour, notFound, rateLimitedFor, startMisbehavingServer } from '../../variants/hostile-servers.js'
+import { lookAlikes } from '../../variants/look-alikes.js'
+import type { Variant } from '../../variants/variant.js'
+import { type CliOutcome, runCli } from '../helpers/run-cli.js'
+import { API_KEY, startTarget } from '../helpers/targets.js'
+
+const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+const DEADLINE_MS = 20_000
+
+function reasonsOf(outcome: CliOutcome): string {
+  return (outcome.results?.requirements ?? []).flatMap((result) => [...result.reasons, ...result.failures.map((failure) => failure.message)]).join('\n')
+}
+
+function variantNamed(name: string): Variant {
+  const variant = [...faults, ...lookAlikes].find((candidate) => candidate.name === name)
+  if (!variant) throw new Error(`no variant ${name}`)
+  return variant
+}
+
+type Wait = { target: { hostile: Misbehaviour } | { variant: string }; args: string[]; reason: RegExp; exitCode: number }
+
+describe.concurrent('every wait of a run ends, by its own bound or by the deadline, with the reason', () => {
+  test.for([
+    ['a request to a target that never answers', { target: { hostile: behaviours.hang }, args: ['--timeout-ms', '500'], reason: /no complete answer within 500 ms/, exitCode: 1 }],
+    [
+      'a retry after a 429 that never ends',
+      {
+        target: { hostile: rateLimitedFor(1_000_000, 429, () => '1') },
+        args: ['--max-retries', '1', '--sequences', '1', '--requirements', 'listPets/returns-pets'],
+        reason: /429/,
+        exitCode: 1,
+      },
+    ],
+    [
+      're-reads of a created pet the target never shows',
+      {
+        target: { variant: 'created-never-stored' },
+        args: ['--profile', 'full', '--consistency-window-ms', '800', '--requirements', 'createPet/round-trip-get'],
+        reason: /within the consistency window of 800 ms/,
+        exitCode: 1,
+      },
+    ],
+    [
+      'the shared store survey, when lists never end',
+      { target: { hostile: listsDrip(notFound) }, args: ['--timeout-ms', '500'], reason: /GET \/pets did not answer within 500 ms/, exitCode: 1 },
+    ],
+    [
+      'a place within --concurrency, when every place hangs',
+      {
+        target: { hostile: behaviours.hang },
+        args: ['--timeout-ms', '300', '--concurrency', '1'],
+        reason: /did not answer within 300 ms, twice in a row: not sent again/,
+        exitCode: 1,
+      },
+    ],
+    [
+      'a shrink of the sequences, cut by the deadline',
+      {
+        target: { variant: 'ids-racy-under-concurrency' },
+        args: ['--profile', 'full', '--requirements', 'views/,createPet/ids-unique', '--deadline-ms', '2500'],
+        reason: /deadline reached: the run deadline of 2500 ms passed/,
+        exitCode: 3,
+      },
+    ],
+  ] as Array<[string, Wait]>)('%s', async ([, wait], { onTestFinished }) => {
+    const baseUrl =
+      'hostile' in wait.target
+        ? (await startMisbehavingServer(wait.target.hostile, onTestFinished)).baseUrl
+        : await startTarget({ variant: variantNamed(wait.target.variant) }).then((target) => {
+            onTestFinished(() => target.close())
+            return target.baseUrl
+          })
+    const started = Date.now()
+    const outcome = await runCli(['--base-url', baseUrl, '--quiet', '--deadline-ms', String(DEADLINE_MS), ...wait.args], WITH_KEY)
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MS)
+    expect(outcome.code, outcome.stderr).toBe(wait.exitCode)
+    expect(reasonsOf(outcome)).toMatch(wait.reason)
+    expect(outcome.results?.watchdog, 'the watchdog saw the run sit still').toBeUndefined()
+  })
+})
+
+describe.concurrent('a dead operation is cut at once', () => {
+  test('lists far over the cap and slow to produce: judged well within 30 s at the defaults, with the cap as the reason; getPet still judged', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(listsHugeAndSlow(notFound, 256 * 1024), onTestFinished)
+    const started = Date.now()
+    const outcome = await runCli(['--base-url', server.baseUrl, '--quiet'], WITH_KEY)
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect(outcome.code, outcome.stderr).toBe(1)
+    const listFailures = outcome.results?.requirements.find((result) => result.id === 'listPets/limit-caps-size')?.failures.map((failure) => failure.message) ?? []
+    expect(listFailures.join('\n')).toMatch(/GET \/pets answered with bodies over the cap of 1048576 bytes, twice in a row: not sent again/)
+    expect(outcome.results?.requirements.find((result) => result.id === 'getPet/invalid-id')?.verdict).toBe('pass')
+  })
+
+  test('when one request to an operation times out, its others in flight are cut at once and sent again one at a time', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
+    const client = new HttpClient({ baseUrl: server.baseUrl, concurrency: 8, timeoutMs: 400, maxBodyBytes: 1024, maxRetries: 3, maxRetryWaitMs: 0 })
+    onTestFinished(() => client.destroy())
+    const send = () => client.send({ method: 'GET', path: '/pets', operation: 'GET /pets' })
+    const first = send()
+    // The others start later, so each would time out on its own clock, one after another, if nothing cut them.
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const [firstDone, ...others] = await Promise.all([first, send(), send(), send()])
+    expect(firstDone.failure?.message).toMatch(/no complete answer within 400 ms/)
+    for (const exchange of others) expect(exchange.retries[0]?.failure).toMatch(/^cut: another GET \/pets request got no answer within 400 ms/)
+    // After the first timeout: one of the cut requests went again, alone, and timed out; the operation was then given up.
+    expect(server.requests).toHaveLength(5)
+    expect(others.map((exchange) => exchange.failure?.message).join('\n')).toMatch(/GET \/pets did not answer within 400 ms, twice in a row: not sent again/)
+  })
+})
+
+describe('the watchdog', () => {
+  test('a run that sends nothing for longer than the request timeout while checks wait gets a line naming each check and what it waits on', async () => {
+    const waiting = {
+      title: '[views/one-pet-reads-the-same] one pet reads the same',
+      waitingOn: ['shared work "sequences:shrink:views/one-pet-reads-the-same"'],
+    } as unknown as Check
+    const quietClient = { lastActivityAt: performance.now() - 5_000, load: { inFlight: 0, queued: 0, waitingToRetry: 0 } } as unknown as HttpClient
+    const alarms: StallAlarm[] = []
+    const watchdog = watchStalls(new Set([waiting]), quietClient, { timeoutMs: 1_000, started: Date.now(), onAlarm: (alarm) => alarms.push(alarm) })
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (alarms.length > 0) resolve(clearInterval(poll))
+      }, 20)
+    })
+    expect(watchdog.stop()).toEqual(alarms)
+    expect(alarmLine(alarms[0] as StallAlarm)).toMatch(
+      /^watchdog: nothing sent or answered for \d+ s while 1 check waits: \[views\/one-pet-reads-the-same\] shared work "sequences:shrink:views\/one-pet-reads-the-same" \(requests: 0 in flight/,
+    )
+  })
+
+  test('a run that keeps sending raises no alarm', async () => {
+    const waiting = { title: '[listPets/returns-pets] x', waitingOn: [] } as unknown as Check
+    const busyClient = {
+      get lastActivityAt() {
+        return performance.now()
+      },
+      load: { inFlight: 1, queued: 0, waitingToRetry: 0 },
+    } as unknown as HttpClient
+    const watchdog = watchStalls(new Set([waiting]), busyClient, { timeoutMs: 10, started: Date.now(), onAlarm: () => {} })
+    await new Promise((resolve) => setTimeout(resolve, 2_100))
+    expect(watchdog.stop()).toEqual([])
+  })
+})
+
+/** The built command as a child process, against `baseUrl`, with its report folder. */
+function startCommand(args: string[]): { child: ChildProcess; reportDir: string; output: () => string; exited: Promise<{ code: number | null; at: number }> } {
+  const cwd = mkdtempSync(join(tmpdir(), 'petstore-signal-'))
+  const reportDir = join(cwd, 'reports')
+  const child = spawn(process.execPath, [join(packageRoot, 'dist/cli/main.js'), '--report-dir', reportDir, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...WITH_KEY } })
+  let text = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString()
+  })
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })))
+  return { child, reportDir, output: () => text, exited }
+}
+
+async function outputMatches(output: () => string, pattern: RegExp): Promise<void> {
+  while (!pattern.test(output())) await new Promise((resolve) => setTimeout(resolve, 25))
+}
+
+describe.concurrent('signals', () => {
+  test('SIGTERM mid-run: exit 3 within 2 s, all four reports, what was decided kept, everything else "run cancelled"', async ({ onTestFinished }) => {
+    const target = await startTarget({ variant: variantNamed('replica-lags-2s') })
+    onTestFinished(() => target.close())
+    const run = startCommand(['--base-url', target.baseUrl, '--profile', 'full'])
+    await outputMatches(run.output, /^Seeding: /m)
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    const signalled = Date.now()
+    run.child.kill('SIGTERM')
+    const { code, at } = await run.exited
+    expect(at - signalled).toBeLessThan(2_000)
+    expect(code, run.output()).toBe(3)
+    for (const file of ['results.json', 'junit.xml', 'summary.md', 'report.html']) expect(existsSync(join(run.reportDir, file)), file).toBe(true)
+    const results = JSON.parse(await readFile(join(run.reportDir, 'results.json'), 'utf8'))
+    expect(results.stopReason).toBe('cancelled')
+    expect(results.headline.text).toBe('NO VERDICT')
+    const verdicts = results.requirements.map((result: { verdict: string }) => result.verdict)
+    expect(verdicts).toContain('pass')
+    expect(results.requirements.flatMap((result: { reasons: string[] }) => result.reasons).join('\n')).toMatch(/run cancelled \(SIGTERM\) before this check finished/)
+  })
+
+  test('a second signal exits at once', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
+    const run = startCommand(['--base-url', server.baseUrl])
+    await outputMatches(run.output, /^Seed: /m)
+    run.child.kill('SIGINT')
+    await outputMatches(run.output, /SIGINT: cancelling the run/)
+    run.child.kill('SIGINT')
+    const { code } = await run.exited
+    expect(code).toBe(3)
+    expect(run.output()).toMatch(/SIGINT again: exiting at once/)
+  })
+})
+
+describe('reports are written whole or not at all', () => {
+  test('a reader never sees a half-written report: the last good one stays until the new one is complete', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-atomic-')), 'results.json')
+    const old = `${JSON.stringify({ run: 'old', pad: 'a'.repeat(1_000) })}\n`
+    writeFileSync(file, old)
+    const next = `${JSON.stringify({ run: 'new', pad: 'b'.repeat(32 * 2 ** 20) })}\n`
+    let reading = true
+    const seen = new Set<string>()
+    const reader = (async () => {
+      while (reading) {
+        const text = readFileSync(file, 'utf8')
+        seen.add(text === old ? 'old' : text === next ? 'new' : `partial (${text.length} characters)`)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+    await writeAtomically(file, next)
+    reading = false
+    await reader
+    expect([...seen].filter((state) => state.startsWith('partial'))).toEqual([])
+    expect(readFileSync(file, 'utf8')).toBe(next)
+  })
+})

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * The soak of the runner itself: the whole suite, at the command's defaults (sequences and generated cases
+ * included), against every fault and look-alike of the variant score, at many random seeds, several runs at
+ * a time. What one seed in a thousand reaches, a nightly run will reach: this is where it shows first.
+ *
+ *   npm run soak -- --seeds 50                  every variant at 50 random seeds
+ *   npm run soak -- --seeds 5 --only name,name  a few variants
+ *   npm run soak -- --seed-list 1,988278364     given seeds (a replay of what a soak found)
+ *
+ * Each run is a process of its own, cut at --limit-s: a run cut there HUNG. A run that ended without a score
+ * (the process died, or the run ended in a harness error) CRASHED. A run whose score is not the variant's
+ * (a fault missed, a look-alike failed) CHANGED the verdict. A run in which the watchdog saw the suite send
+ * nothing while checks waited STALLED. The exit code is 1 when any run did one of those.
+ */
+import { spawn } from 'node:child_process'
+import { randomInt } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { mapConcurrently } from '../lib/http/concurrency.js'
+import type { VariantScore } from '../mutation-score/score.js'
+import { faults } from '../variants/faults/index.js'
+import { lookAlikes } from '../variants/look-alikes.js'
+
+type Problem = 'hung' | 'crashed' | 'changed' | 'stalled'
+
+interface SoakRun {
+  kind: 'fault' | 'look-alike'
+  name: string
+  seed: number
+  wallMs: number
+  problem?: Problem
+  detail?: string
+  peakRssBytes?: number
+}
+
+const RUNNER = join(dirname(fileURLToPath(import.meta.url)), 'soak-run.js')
+
+/** One run in a child process, cut (SIGKILL) once it outlives `limitMs`. */
+function runOnce(kind: SoakRun['kind'], name: string, seed: number, limitMs: number): Promise<SoakRun> {
+  const started = Date.now()
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RUNNER, kind, name, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = `${stderr}${chunk.toString()}`.slice(-2000)
+    })
+    let cut = false
+    const timer = setTimeout(() => {
+      cut = true
+      child.kill('SIGKILL')
+    }, limitMs)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      const base = { kind, name, seed, wallMs: Date.now() - started }
+      if (cut) return resolve({ ...base, problem: 'hung', detail: `no end within ${limitMs / 1000} s` })
+      const line = stdout.trim().split('\n').at(-1) ?? ''
+      let score: (VariantScore & { peakRssBytes: number }) | undefined
+      try {
+        score = JSON.parse(line) as VariantScore & { peakRssBytes: number }
+      } catch {
+        score = undefined
+      }
+      if (!score) return resolve({ ...base, problem: 'crashed', detail: `exit ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` })
+      const measured = { ...base, peakRssBytes: score.peakRssBytes }
+      if (score.exitCode !== 0 && score.exitCode !== 1) return resolve({ ...measured, problem: 'crashed', detail: score.note ?? `exit ${score.exitCode}` })
+      if (score.stalls && score.stalls.length > 0) return resolve({ ...measured, problem: 'stalled', detail: score.stalls.join(' | ') })
+      if (!score.ok) {
+        const detail = kind === 'fault' ? `missed: ${score.note ?? ''}` : `falsely failed: ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}`
+        return resolve({ ...measured, problem: 'changed', detail })
+      }
+      resolve(measured)
+    })
+  })
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
+}
+
+/** Per variant with a problem: which seeds did what. */
+function renderProblems(runs: readonly SoakRun[]): string[] {
+  const lines: string[] = []
+  const byVariant = new Map<string, SoakRun[]>()
+  for (const run of runs) if (run.problem) byVariant.set(`${run.kind} ${run.name}`, [...(byVariant.get(`${run.kind} ${run.name}`) ?? []), run])
+  for (const [variant, problems] of byVariant) {
+    lines.push(`  ${variant}`)
+    for (const run of problems) lines.push(`    seed ${run.seed}: ${run.problem?.toUpperCase()} after ${seconds(run.wallMs)}: ${run.detail ?? ''}`)
+  }
+  return lines
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      seeds: { type: 'string', default: '10' },
+      'seed-list': { type: 'string' },
+      only: { type: 'string' },
+      jobs: { type: 'string', default: String(availableParallelism()) },
+      'limit-s': { type: 'string', default: '120' },
+    },
+  })
+  const seeds = values['seed-list'] ? values['seed-list'].split(',').map(Number) : Array.from({ length: Number(values.seeds) }, () => randomInt(0, 2 ** 31 - 1))
+  const jobs = Number(values.jobs)
+  const limitMs = Number(values['limit-s']) * 1000
+  if (seeds.some((seed) => !Number.isInteger(seed)) || !(jobs >= 1) || !(limitMs > 0)) {
+    process.stderr.write('usage: soak [--seeds N | --seed-list a,b] [--only name,name] [--jobs N] [--limit-s S]\n')
+    return 2
+  }
+  const only = values.only?.split(',').map((name) => name.trim())
+  const variants = [
+    ...faults.map((variant) => ({ kind: 'fault' as const, name: variant.name })),
+    ...lookAlikes.map((variant) => ({ kind: 'look-alike' as const, name: variant.name })),
+  ].filter((variant) => only === undefined || only.includes(variant.name))
+  const plan = seeds.flatMap((seed) => variants.map((variant) => ({ ...variant, seed })))
+  process.stdout.write(
+    `Soak: ${plan.length} runs (${variants.length} variants × ${seeds.length} seeds), ${jobs} at a time, each cut at ${seconds(limitMs)}\nSeeds: ${seeds.join(',')}\n`,
+  )
+  const started = Date.now()
+  let done = 0
+  const runs = await mapConcurrently(plan, jobs, async ({ kind, name, seed }) => {
+    const run = await runOnce(kind, name, seed, limitMs)
+    done += 1
+    if (run.problem) process.stdout.write(`  ${run.problem.toUpperCase()}: ${kind} ${name} at seed ${seed} (${seconds(run.wallMs)}): ${run.detail ?? ''}\n`)
+    if (done % 50 === 0) process.stdout.write(`  … ${done}/${plan.length} runs, ${seconds(Date.now() - started)}\n`)
+    return run
+  })
+  const count = (problem: Problem) => runs.filter((run) => run.problem === problem).length
+  const slowest = runs.reduce((worst, run) => (run.wallMs > worst.wallMs ? run : worst))
+  const peak = Math.max(...runs.map((run) => run.peakRssBytes ?? 0))
+  const problems = renderProblems(runs)
+  process.stdout.write(
+    [
+      '',
+      ...(problems.length > 0 ? ['Variants with a problem:', ...problems, ''] : []),
+      `Runs: ${runs.length}; hung: ${count('hung')}; stalled: ${count('stalled')}; crashed: ${count('crashed')}; verdict changed: ${count('changed')}`,
+      `Wall: ${seconds(Date.now() - started)}; slowest run ${seconds(slowest.wallMs)} (${slowest.kind} ${slowest.name}, seed ${slowest.seed}); peak memory of one run ${(peak / 2 ** 20).toFixed(0)} MiB`,
+      '',
+    ].join('\n'),
+  )
+  return runs.some((run) => run.problem) ? 1 : 0
+}
+
+process.exitCode = await main()
