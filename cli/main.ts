@@ -4,8 +4,7 @@
  * policy fixes them. SIGINT or SIGTERM (Ctrl-C, `timeout`, a cancelled CI job) cancels the run: requests in
  * flight end, the reports are written with what was decided, exit 3. A second signal exits at once.
  */
-import { EXIT } from '../lib/judging/verdicts.js'
-import { runCommand } from '../lib/run/command.js'
+import { EXIT, runCommand } from '../lib/run/command.js'
 
 const cancel = new AbortController()
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest'
 import { packageRoot } from '../lib/spec/package-root.js'
 import { renderRequirementsTable } from '../lib/spec/requirements-table.js'
 
-const SOURCE_FOLDERS = ['lib', 'cli', 'suites', 'reference', 'variants', 'mutation-score', 'benchmarks', 'scripts', 'self-tests']
+const SOURCE_FOLDERS = ['lib', 'cli', 'suites', 'reference', 'variants', 'mutation-score', 'soak', 'benchmarks', 'scripts', 'self-tests']
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(packageRoot, dir), { withFileTypes: true }).flatMap((entry) =>

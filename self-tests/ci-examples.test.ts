@@ -86,6 +86,17 @@ describe('the CI examples', () => {
     }
   })
 
+  test("the project's own nightly soak runs the whole variant score at 50 seeds or more and fails on any problem", () => {
+    const soak = parseDocument(readFileSync(join(packageRoot, '.github/workflows/nightly-soak.yml'), 'utf8'), { prettyErrors: true })
+    expect(soak.errors).toEqual([])
+    const workflow = soak.toJS() as Workflow & { on: { schedule?: unknown[] } }
+    expect(workflow.on.schedule?.length).toBeGreaterThan(0)
+    const run = steps(workflow).map((step) => step.run ?? '')
+    expect(run).toContain('npm ci')
+    const seeds = Number(/npm run soak -- --seeds (\d+)/.exec(run.join('\n'))?.[1])
+    expect(seeds).toBeGreaterThanOrEqual(50)
+  })
+
   test('the nightly baseline is the last completed, successful night, never the run in progress', () => {
     const nightly = examples.find((example) => example.name === 'nightly-smoke.yml')?.workflow as Workflow
     const download = steps(nightly).find((step) => step.uses?.startsWith('dawidd6/action-download-artifact'))

@@ -7,6 +7,7 @@
  */
 import type { Failure } from '../checks/check-result.js'
 import type { Evidence } from '../checks/evidence.js'
+import { alarmLine } from '../checks/watchdog.js'
 import { counted } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import type { RunResult } from './run-result.js'
@@ -159,6 +160,7 @@ ${run.headline.note ? `<p class="headline-note" id="headline-note">${escapeHtml(
 ${baseline}
 ${rootCauses(run)}
 ${run.harnessErrors.length ? `<p><b>Harness errors:</b></p><pre>${escapeHtml(run.harnessErrors.join('\n'))}</pre>` : ''}
+${run.watchdog?.length ? `<p><b>The run sat still (watchdog):</b></p><pre id="watchdog">${escapeHtml(run.watchdog.map(alarmLine).join('\n'))}</pre>` : ''}
 <div class="filters">
 <span>Verdict: ${VERDICTS.map((verdict) => `<label><input type="checkbox" name="verdict" value="${verdict}" checked> ${verdict}</label>`).join(' ')}</span>
 <label>Area: <select id="area"><option value="">all</option>${areas.map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(name)}</option>`).join('')}</select></label>

@@ -1,4 +1,6 @@
 /** summary.md, for a CI job summary: the verdict, the counts and one line per failed requirement, readable in ten seconds. */
+
+import { alarmLine } from '../checks/watchdog.js'
 import { counted, type HeadlineText } from '../judging/headline.js'
 import type { RequirementResult } from '../judging/verdicts.js'
 import { escapeControlCharacters } from './control-characters.js'
@@ -51,6 +53,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
   const fixed = run.requirements.filter((result) => result.change === 'fixed')
   if (fixed.length > 0) lines.push('', `### Fixed since the baseline (${fixed.length})`, fixed.map((result) => `\`${result.id}\``).join(', '))
   if (run.harnessErrors.length > 0) lines.push('', '### Harness errors', ...run.harnessErrors.map((error) => `- ${inline(error)}`))
+  if (run.watchdog?.length) lines.push('', '### The run sat still (watchdog)', ...run.watchdog.map((alarm) => `- ${inline(alarmLine(alarm))}`))
   lines.push(
     '',
     `Evidence and \`curl\` lines: report.html, results.json and junit.xml${run.artifactsUrl ? ` in the [run's artifacts](${run.artifactsUrl})` : ' in the report directory'}.`,

@@ -7,6 +7,9 @@
 import { randomInt } from 'node:crypto'
 import { createRedactor } from '../http/redaction.js'
 import { EXIT } from '../judging/verdicts.js'
+
+export { EXIT }
+
 import { writeReports } from '../reports/write-reports.js'
 import { requirements } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'

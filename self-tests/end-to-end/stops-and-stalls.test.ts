@@ -13,7 +13,10 @@ import { describe, expect, test } from 'vitest'
 import type { Check } from '../../lib/checks/check.js'
 import { alarmLine, type StallAlarm, watchStalls } from '../../lib/checks/watchdog.js'
 import { HttpClient } from '../../lib/http/client.js'
+import { renderHtml } from '../../lib/reports/html.js'
+import { renderSummaryMarkdown } from '../../lib/reports/summary-md.js'
 import { writeAtomically } from '../../lib/reports/write-reports.js'
+import { assembleRun } from '../../lib/run/assemble-run.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, listsDrip, listsHugeAndSlow, type Misbehaviour, notFound, rateLimitedFor, startMisbehavingServer } from '../../variants/hostile-servers.js'
@@ -144,6 +147,36 @@ describe('the watchdog', () => {
     expect(alarmLine(alarms[0] as StallAlarm)).toMatch(
       /^watchdog: nothing sent or answered for \d+ s while 1 check waits: \[views\/one-pet-reads-the-same\] shared work "sequences:shrink:views\/one-pet-reads-the-same" \(requests: 0 in flight/,
     )
+  })
+
+  test('its alarms reach summary.md and report.html, as text', () => {
+    const alarm: StallAlarm = {
+      atMs: 30_000,
+      idleMs: 12_000,
+      pendingChecks: 1,
+      waiting: [{ check: 'getPet/returns-pet', on: ['GET /pets/<1>'] }],
+      inFlight: 0,
+      queued: 0,
+      waitingToRetry: 0,
+    }
+    const run = assembleRun({
+      exitCode: 0,
+      baseUrl: 'http://127.0.0.1:1/v1',
+      embeddedReference: false,
+      profile: 'smoke',
+      profileReason: 'test',
+      strict: false,
+      failOn: 'any',
+      seed: 1,
+      started: Date.now(),
+      today: new Date().toISOString(),
+      requirementFilter: [],
+      requestsSent: 0,
+      requirements: [],
+      watchdog: [alarm],
+    })
+    expect(renderSummaryMarkdown(run)).toContain('### The run sat still (watchdog)\n- watchdog: nothing sent or answered for 12 s while 1 check waits: \\[getPet/returns-pet\\]')
+    expect(renderHtml(run)).toContain('<pre id="watchdog">watchdog: nothing sent or answered for 12 s while 1 check waits: [getPet/returns-pet] GET /pets/&lt;1&gt;')
   })
 
   test('a run that keeps sending raises no alarm', async () => {

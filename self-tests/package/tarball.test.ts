@@ -3,7 +3,7 @@
  * no install scripts, then used three ways: the command (npx), the typed API, and the GitHub Action's
  * step run as the runner would, with the files it writes to.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +11,7 @@ import { promisify } from 'node:util'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { packageRoot, packageVersion } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
+import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const run = promisify(execFile)
@@ -135,5 +136,36 @@ console.log(JSON.stringify({ headline: results.headline.text, exitCode: results.
     expect(readFileSync(summary, 'utf8')).toMatch(/^## Pet Store conformance: ✅ CONFORMANT/)
     const action = readFileSync(join(packageRoot, 'action.yml'), 'utf8')
     for (const input of ['base-url', 'api-key', 'profile', 'strict', 'fail-on', 'baseline', 'report-dir']) expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'))
+  })
+
+  test('the GitHub Action passes a cancel on: SIGTERM to its step ends the command with its reports, exit 3, and the outputs say so', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
+    const outputs = join(folder, 'github-output-cancelled')
+    writeFileSync(outputs, '')
+    const reportDir = join(folder, 'action-reports-cancelled')
+    const env = bare({
+      GITHUB_ACTION_PATH: packageRoot,
+      GITHUB_OUTPUT: outputs,
+      RUNNER_TEMP: folder,
+      PETSTORE_CONFORMANCE_PACKAGE: tarball,
+      PETSTORE_BASE_URL: server.baseUrl,
+      PETSTORE_API_KEY: API_KEY,
+      PETSTORE_REPORT_DIR: reportDir,
+      CI: 'true',
+    })
+    const step = spawn('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env })
+    let output = ''
+    step.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const ended = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)))
+    while (!/^Seed: /m.test(output)) await new Promise((resolve) => setTimeout(resolve, 25))
+    const signalled = Date.now()
+    // The runner signals the step's own process, not its children: the script must pass the signal on.
+    step.kill('SIGTERM')
+    expect(await ended).toBe(3)
+    expect(Date.now() - signalled).toBeLessThan(2_000)
+    expect(readFileSync(outputs, 'utf8')).toMatch(/^verdict=NO VERDICT\nexit-code=3\n/)
+    expect(JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')).stopReason).toBe('cancelled')
   })
 })
