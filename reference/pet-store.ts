@@ -15,13 +15,17 @@ export class PetStore {
   private readonly pets = new Map<bigint, StoredPet>()
   private nextId: bigint
 
-  constructor(firstId = 1n) {
+  constructor(
+    firstId = 1n,
+    /** How far apart the ids it assigns are (1: consecutive). */
+    private readonly idStep = 1n,
+  ) {
     this.nextId = firstId
   }
 
   add(pet: Omit<StoredPet, 'id'>): StoredPet {
     const stored = { ...pet, id: this.nextId }
-    this.nextId += 1n
+    this.nextId += this.idStep
     this.pets.set(stored.id, stored)
     return stored
   }
@@ -63,7 +67,11 @@ export class PetStore {
 
 /** A store holding `count` pets with statuses in turn (and every seventh without one), for smoke runs. */
 export function populatedStore(count: number, firstId = 1n): PetStore {
-  const store = new PetStore(firstId)
+  return withPets(new PetStore(firstId), count)
+}
+
+/** The store with `count` more pets: the three statuses in turn, every seventh without one. */
+export function withPets(store: PetStore, count: number): PetStore {
   const statuses: Array<PetStatus | undefined> = ['available', 'pending', 'sold']
   for (let index = 0; index < count; index++) {
     const status = index % 7 === 6 ? undefined : statuses[index % 3]

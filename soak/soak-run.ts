@@ -15,5 +15,6 @@ if (!variant || seed === undefined) {
   process.stderr.write(`usage: soak-run.js <fault|look-alike> <variant> <seed>; no ${kind} named ${name}\n`)
   process.exit(2)
 }
-const score = await scoreVariant(variant, kind as VariantKind, { seed, args: [] })
+// At the command's defaults, from the variant's own store (seeding included), as a user's first run is.
+const score = await scoreVariant(variant, kind as VariantKind, { seed, args: [], storePets: 0 })
 process.stdout.write(`${JSON.stringify({ ...score, peakRssBytes: peakRssBytes() })}\n`)

@@ -209,6 +209,12 @@ export const lookAlikes: Variant[] = [
     },
   },
   {
+    name: 'ids-sparse',
+    description: 'ids are far apart (each 2^32 + 15 after the last, from 1,000,003), crossing the int32 and uint32 edges and 2^53 as the store grows',
+    store: () => new PetStore(1_000_003n, 2n ** 32n + 15n),
+    wrap: (reference) => reference,
+  },
+  {
     name: 'ids-from-zero',
     description: 'ids start at 0, so a pet with id 0 exists and GET /pets/0 returns it',
     store: () => new PetStore(0n),

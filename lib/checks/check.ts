@@ -179,6 +179,7 @@ export class Check {
         found,
         log: this.state.lagLog,
         ...(this.stop ? { stop: this.stop } : {}),
+        sleep: (ms) => this.state.client.sleep(ms),
       }),
     )
   }

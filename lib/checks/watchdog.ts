@@ -2,7 +2,9 @@
  * The run's watchdog: a run must never sit still unseen. Every wait of a run is bounded (a request by its
  * timeout, a retry by --max-retry-wait-ms, a re-read by the consistency window, a shrink by its budget, all
  * by the deadline), so a run that has sent nothing and heard nothing for longer than the request timeout
- * while checks are still running is a fault of the suite, or a wait that should have been bounded and is not.
+ * (at least 5 s, so that a loaded machine's pauses are not taken for one) while checks are still running, and
+ * is not sleeping to a known end (a Retry-After, a re-read's pause), is a fault of the suite, or a wait that
+ * should have been bounded and is not.
  * The watchdog says so at once, naming each waiting check and what it waits on, instead of leaving a pipeline
  * to guess why nothing moves; the alarm is also kept in results.json.
  */
@@ -14,6 +16,8 @@ import { requirementIdOfTitle } from './check-result.js'
 const LOOK_EVERY_MS = 1_000
 /** Past the request timeout, so that a request ending at its timeout is not taken for a stall. */
 const SLACK_MS = 1_000
+/** The shortest stillness that raises an alarm, whatever the request timeout. */
+const LEAST_STILLNESS_MS = 5_000
 /** Most alarms one run keeps (a stall that lasts raises one per further timeout). */
 const MOST_ALARMS = 20
 /** Most waiting checks one alarm names. */
@@ -29,7 +33,6 @@ export interface StallAlarm {
   waiting: Array<{ check: string; on: string[] }>
   inFlight: number
   queued: number
-  waitingToRetry: number
 }
 
 export interface Watchdog {
@@ -43,25 +46,27 @@ export function alarmLine(alarm: StallAlarm): string {
   const more = alarm.pendingChecks > alarm.waiting.length ? `; and ${alarm.pendingChecks - alarm.waiting.length} more` : ''
   return (
     `watchdog: nothing sent or answered for ${(alarm.idleMs / 1000).toFixed(0)} s while ${alarm.pendingChecks} ${alarm.pendingChecks === 1 ? 'check waits' : 'checks wait'}: ` +
-    `${waits.join('; ')}${more} (requests: ${alarm.inFlight} in flight, ${alarm.queued} waiting for a place, ${alarm.waitingToRetry} waiting to retry)`
+    `${waits.join('; ')}${more} (requests: ${alarm.inFlight} in flight, ${alarm.queued} waiting for a place)`
   )
 }
 
 export function watchStalls(pending: ReadonlySet<Check>, client: HttpClient, options: { timeoutMs: number; started: number; onAlarm: (alarm: StallAlarm) => void }): Watchdog {
   const alarms: StallAlarm[] = []
+  const stillness = Math.max(options.timeoutMs, LEAST_STILLNESS_MS)
   let lastAlarmAt = Number.NEGATIVE_INFINITY
   const look = () => {
     const now = performance.now()
     const idleMs = now - client.lastActivityAt
     const quietSinceAlarm = now - Math.max(lastAlarmAt, client.lastActivityAt)
-    if (pending.size === 0 || idleMs <= options.timeoutMs + SLACK_MS || quietSinceAlarm <= options.timeoutMs || alarms.length >= MOST_ALARMS) return
+    const { sleeping, ...load } = client.load
+    if (pending.size === 0 || sleeping > 0 || idleMs <= stillness + SLACK_MS || quietSinceAlarm <= stillness || alarms.length >= MOST_ALARMS) return
     lastAlarmAt = now
     const alarm: StallAlarm = {
       atMs: Date.now() - options.started,
       idleMs: Math.round(idleMs),
       pendingChecks: pending.size,
       waiting: [...pending].slice(0, MOST_NAMED).map((check) => ({ check: requirementIdOfTitle(check.title) ?? check.title, on: check.waitingOn })),
-      ...client.load,
+      ...load,
     }
     alarms.push(alarm)
     options.onAlarm(alarm)

@@ -63,9 +63,20 @@ export interface EventualReadOptions {
   missIsEvidence?: boolean
   /** The run's stop (its deadline, or a cancel): no wait outlasts it. */
   stop?: AbortSignal
+  /** How to wait between reads (the HTTP client's sleep, so the watchdog knows a timed wait from a stall); by default a plain delay. */
+  sleep?: (ms: number) => Promise<void>
 }
 
-export async function readWithinWindow({ windowMs, what, read, found, log, missIsEvidence = true, stop }: EventualReadOptions): Promise<EventualRead> {
+export async function readWithinWindow({
+  windowMs,
+  what,
+  read,
+  found,
+  log,
+  missIsEvidence = true,
+  stop,
+  sleep = (ms) => delay(ms, stop),
+}: EventualReadOptions): Promise<EventualRead> {
   log.reads += 1
   const started = performance.now()
   let exchange = await read()
@@ -74,7 +85,7 @@ export async function readWithinWindow({ windowMs, what, read, found, log, missI
   for (const wait of schedule) {
     if (found(exchange)) break
     if (stop?.aborted) break
-    await delay(wait, stop)
+    await sleep(wait)
     exchange = await read()
     reads += 1
   }

@@ -177,8 +177,8 @@ export class HttpClient {
   requestCount = 0
   /** When a request was last sent or last ended (performance.now()): the watchdog's measure of a run sitting still. */
   lastActivityAt = performance.now()
-  /** Requests waiting out a Retry-After or a backoff now. */
-  waitingToRetry = 0
+  /** Timed waits with a known end under way now: a Retry-After, a backoff, a re-read's pause within the consistency window. */
+  private sleeping = 0
 
   constructor(readonly options: HttpClientOptions) {
     const ca = options.caFile ? readFileSync(options.caFile) : undefined
@@ -208,8 +208,8 @@ export class HttpClient {
   }
 
   /** Requests in flight now, and requests waiting for a place within --concurrency. */
-  get load(): { inFlight: number; queued: number; waitingToRetry: number } {
-    return { inFlight: this.semaphore.running, queued: this.semaphore.queued, waitingToRetry: this.waitingToRetry }
+  get load(): { inFlight: number; queued: number; sleeping: number } {
+    return { inFlight: this.semaphore.running, queued: this.semaphore.queued, sleeping: this.sleeping }
   }
 
   /** Send a request, with the retries the policy allows, and return the recorded exchange. */
@@ -238,7 +238,7 @@ export class HttpClient {
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retries.push({ status: response.status, waitedMs: wait })
-          await this.waitToRetry(wait)
+          await this.sleep(wait)
           continue
         }
         return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
@@ -252,7 +252,7 @@ export class HttpClient {
       if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
         const wait = 100 * 2 ** attempt
         retries.push({ failure: outcome.failure.message, waitedMs: wait })
-        await this.waitToRetry(wait)
+        await this.sleep(wait)
         continue
       }
       return failed(outcome.failure)
@@ -287,12 +287,14 @@ export class HttpClient {
     }
   }
 
-  private async waitToRetry(ms: number): Promise<void> {
-    this.waitingToRetry += 1
+  /** Waits `ms` (less when the run stops), known meanwhile as a timed wait: a run that sleeps to a known end is not sitting still. */
+  async sleep(ms: number): Promise<void> {
+    this.sleeping += 1
     try {
       await delay(ms, this.options.stop)
     } finally {
-      this.waitingToRetry -= 1
+      this.sleeping -= 1
+      this.lastActivityAt = performance.now()
     }
   }
 

@@ -222,6 +222,14 @@ export const catalogue = {
       'Eight creates are sent at once (within --concurrency); every one acknowledged with 201 must carry a distinct id and read back by GET /pets/{id}, within the consistency window, with the name, categoryId and status sent.',
     needsWrites: true,
   }),
+  'createPet/repeated-creates': must({
+    title: 'the same NewPet body sent twice, one after the other or at once, creates two pets with distinct ids',
+    specText: 'Add an animal: POST /pets. Success: 201, body is Animal (includes the assigned id). id: Unique identifier assigned by the service on creation.',
+    source: `${POLICY} (repeated creates)`,
+    decision:
+      'POST is not idempotent (RFC 9110 §9.2.2): the same body, byte for byte, is sent twice one after the other and twice at once; each POST must be answered 201 with its own id, and each pet must read back by GET /pets/{id}, within the consistency window, as sent. A service that answers a repeated body with the pet it already made (a cache keyed by the body, double-submit protection) fails.',
+    needsWrites: true,
+  }),
   'createPet/read-your-writes-lag': info({
     title: 'how long created pets took to show in GET /pets/{id} and in the lists is recorded',
     specText: 'Consistency between a write and later reads: not shown.',

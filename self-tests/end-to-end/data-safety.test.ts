@@ -45,7 +45,7 @@ describe('the smoke profile is read-only and still decides what the data allows'
 
   test('against a store of 3 pets: the default page and limit=100 are inconclusive, not pass; small limits are still decided', async () => {
     const target = await startTarget({ pets: 3 })
-    const outcome = await runCli(['--base-url', target.baseUrl], WITH_KEY)
+    const outcome = await runCli(['--base-url', target.baseUrl], WITH_KEY, { commandDefaults: true })
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0)
     expect(verdictOf(outcome, 'listPets/limit-default-20')).toBe('inconclusive')
     expect(verdictOf(outcome, 'listPets/limit-max-100')).toBe('inconclusive')

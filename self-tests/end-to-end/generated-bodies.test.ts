@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import type { Failure } from '../../lib/checks/check-result.js'
 import { faults } from '../../variants/faults/index.js'
-import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
+import { type CliOutcome, runCli as runCliWithOptions, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+/** These tests are about generated cases: the command's own numbers of them. */
+const runCli = (args: readonly string[], env: Record<string, string> = {}) => runCliWithOptions(args, env, { commandDefaults: true })
 const SEED = '20261121'
 /** These runs judge the generated bodies: the model-based sequences, which judge createPet/ too, have tests of their own. */
 const NO_SEQUENCES = ['--sequences', '0']

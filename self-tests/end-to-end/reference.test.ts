@@ -23,7 +23,10 @@ describe('the command against the reference implementation', () => {
   })
 
   test('the same seed gives the same generated cases and verdicts at concurrency 1 and 16', async () => {
-    const [one, sixteen] = await Promise.all([runCli(['--seed', '9', '--concurrency', '1']), runCli(['--seed', '9', '--concurrency', '16'])])
+    const [one, sixteen] = await Promise.all([
+      runCli(['--seed', '9', '--concurrency', '1'], {}, { commandDefaults: true }),
+      runCli(['--seed', '9', '--concurrency', '16'], {}, { commandDefaults: true }),
+    ])
     expect([one.code, sixteen.code]).toEqual([0, 0])
     const verdicts = (outcome: typeof one) =>
       outcome.results?.requirements.map((result) => `${result.id} ${result.verdict} ${result.observations.filter((note) => note.includes('generated')).join()}`)

@@ -3,10 +3,12 @@ import type { Failure } from '../../lib/checks/check-result.js'
 import { scoreFault } from '../../mutation-score/score.js'
 import { viewsFaults } from '../../variants/faults/views.js'
 import type { Variant } from '../../variants/variant.js'
-import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
+import { type CliOutcome, runCli as runCliWithOptions, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, startTarget, type Target, type TargetOptions } from '../helpers/targets.js'
 
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+/** These tests are about generated cases: the command's own numbers of them. */
+const runCli = (args: readonly string[], env: Record<string, string> = {}) => runCliWithOptions(args, env, { commandDefaults: true })
 const SEED = '20261123'
 const VIEWS = 'views/one-pet-reads-the-same'
 /** The title every check of the model-based sequences carries, whatever requirement it judges. */

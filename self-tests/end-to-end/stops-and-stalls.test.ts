@@ -135,7 +135,7 @@ describe('the watchdog', () => {
       title: '[views/one-pet-reads-the-same] one pet reads the same',
       waitingOn: ['shared work "sequences:shrink:views/one-pet-reads-the-same"'],
     } as unknown as Check
-    const quietClient = { lastActivityAt: performance.now() - 5_000, load: { inFlight: 0, queued: 0, waitingToRetry: 0 } } as unknown as HttpClient
+    const quietClient = { lastActivityAt: performance.now() - 7_000, load: { inFlight: 0, queued: 0, sleeping: 0 } } as unknown as HttpClient
     const alarms: StallAlarm[] = []
     const watchdog = watchStalls(new Set([waiting]), quietClient, { timeoutMs: 1_000, started: Date.now(), onAlarm: (alarm) => alarms.push(alarm) })
     await new Promise<void>((resolve) => {
@@ -157,7 +157,6 @@ describe('the watchdog', () => {
       waiting: [{ check: 'getPet/returns-pet', on: ['GET /pets/<1>'] }],
       inFlight: 0,
       queued: 0,
-      waitingToRetry: 0,
     }
     const run = assembleRun({
       exitCode: 0,
@@ -179,16 +178,20 @@ describe('the watchdog', () => {
     expect(renderHtml(run)).toContain('<pre id="watchdog">watchdog: nothing sent or answered for 12 s while 1 check waits: [getPet/returns-pet] GET /pets/&lt;1&gt;')
   })
 
-  test('a run that keeps sending raises no alarm', async () => {
+  test.for([
+    ['keeps sending', { quietForMs: 0, sleeping: 0 }],
+    ['sleeps to a known end (a Retry-After, a re-read within the window)', { quietForMs: 7_000, sleeping: 1 }],
+  ] as Array<[string, { quietForMs: number; sleeping: number }]>)('a run that %s raises no alarm', async ([, { quietForMs, sleeping }]) => {
     const waiting = { title: '[listPets/returns-pets] x', waitingOn: [] } as unknown as Check
-    const busyClient = {
+    const client = {
       get lastActivityAt() {
-        return performance.now()
+        return performance.now() - quietForMs
       },
-      load: { inFlight: 1, queued: 0, waitingToRetry: 0 },
+      load: { inFlight: 0, queued: 0, sleeping },
     } as unknown as HttpClient
-    const watchdog = watchStalls(new Set([waiting]), busyClient, { timeoutMs: 10, started: Date.now(), onAlarm: () => {} })
-    await new Promise((resolve) => setTimeout(resolve, 2_100))
+    const watchdog = watchStalls(new Set([waiting]), client, { timeoutMs: 10, started: Date.now(), onAlarm: () => {} })
+    // Past one look of the watchdog (it looks every second).
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
     expect(watchdog.stop()).toEqual([])
   })
 })

@@ -26,19 +26,34 @@ function withResults(outcome: SpawnOutcome): CliOutcome {
   return { ...outcome, results: JSON.parse(text) as RunResult }
 }
 
-/** The command in-process: `args` after a --report-dir in a new folder; the environment is `env` alone. */
-export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
+/**
+ * Fewer generated cases than the command's defaults (30 per property, 10 sequences), so the end-to-end
+ * tests fit npm test's budget; never none. A test's own flags or variables win (flags come before the
+ * environment). The defaults themselves are proven by the soak (npm run soak) and by the tests that set them.
+ */
+export const FEWER_GENERATED_CASES = { PETSTORE_NUM_RUNS: '8', PETSTORE_SEQUENCES: '3' }
+
+export interface RunCliOptions {
+  /** Run at the command's own numbers of generated cases, for the tests about them (default: FEWER_GENERATED_CASES). */
+  commandDefaults?: boolean
+}
+
+/** The command in-process: `args` after a --report-dir in a new folder; the environment is `env` alone (with FEWER_GENERATED_CASES under it). */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}, options: RunCliOptions = {}): Promise<CliOutcome> {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-run-'))
   const reportDir = join(cwd, 'reports')
   const stdout: string[] = []
   const stderr: string[] = []
-  const code = await runCommand({ argv: ['--report-dir', reportDir, ...args], env, cwd }, { out: (line) => stdout.push(`${line}\n`), err: (line) => stderr.push(`${line}\n`) })
+  const code = await runCommand(
+    { argv: ['--report-dir', reportDir, ...args], env: { ...(options.commandDefaults ? {} : FEWER_GENERATED_CASES), ...env }, cwd },
+    { out: (line) => stdout.push(`${line}\n`), err: (line) => stderr.push(`${line}\n`) },
+  )
   return withResults({ code, stdout: stdout.join(''), stderr: stderr.join(''), reportDir })
 }
 
 /** The built binary as a child process: for what only a process shows (its exit status, its own memory). */
 export async function runBuiltCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliOutcome> {
-  return withResults(await spawnCli(args, env))
+  return withResults(await spawnCli(args, { ...FEWER_GENERATED_CASES, ...env }))
 }
 
 export function verdictOf(outcome: CliOutcome, id: string): string | undefined {

@@ -14,7 +14,7 @@ import { responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
 import { type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
-import { type Marker, searchRefusedPet } from './refused-pet-search.js'
+import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'
 
 export type ValidBodyRequirement = 'createPet/returns-201-pet' | 'createPet/echoes-fields' | 'createPet/round-trip-get'
 export type InvalidBodyRequirement = 'createPet/invalid-body-400' | 'createPet/invalid-body-not-created'
@@ -100,7 +100,7 @@ function withMarker(body: RequestBody, marker: Marker): { body: RequestBody; fin
   return { body }
 }
 
-async function evaluateInvalid(api: PetstoreApi, invalid: InvalidNewPet, marker: Marker): Promise<CaseOutcome<InvalidBodyRequirement>> {
+async function evaluateInvalid(api: PetstoreApi, searches: RefusedPetSearches, invalid: InvalidNewPet, marker: Marker): Promise<CaseOutcome<InvalidBodyRequirement>> {
   const { body, findBy } = withMarker(invalid.body, marker)
   const sent = requestBodyText(body)
   const classified = classifyNewPet(sent)
@@ -125,7 +125,7 @@ async function evaluateInvalid(api: PetstoreApi, invalid: InvalidNewPet, marker:
   }
   if (!findBy || status === undefined) return outcome
   const sentStatus = (body as { json: Record<string, JsonValue> }).json.status
-  const search = await searchRefusedPet(api, marker, findBy, sentStatus)
+  const search = await searches.search(marker, findBy, sentStatus)
   outcome.exchanges.push(...search.exchanges)
   if (search.decided) outcome.decided.push('createPet/invalid-body-not-created')
   if (search.found) {
@@ -192,6 +192,7 @@ function casesPerRule(numRuns: number): number {
 export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty<InvalidNewPet, InvalidBodyRequirement>>> {
   return check.once('generated:invalid-bodies', async (api) => {
     let sent = 0
+    const searches = await refusedPetSearches(check)
     const markerBase = BigInt(`0x${check.context.runId}`) * 1_000_000n
     const arbitraries = invalidNewPetArbitraries({ categoryIds: check.context.categoryIds })
     const properties = NEW_PET_RULES.map((rule) => ({
@@ -204,7 +205,7 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
         key: (invalid) => `${invalid.rule} ${requestBodyText(invalid.body)}`,
         evaluate: (invalid) => {
           sent += 1
-          return evaluateInvalid(api, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })
+          return evaluateInvalid(api, searches, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })
         },
         shrinkBudget: SHRINK_BUDGET,
         stop: check.stop,

@@ -2,7 +2,7 @@ import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { isJsonObject, type JsonValue } from '../../lib/http/json.js'
 import { EDGE_BODIES, INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
-import { searchRefusedPet } from './refused-pet-search.js'
+import { refusedPetSearches } from './refused-pet-search.js'
 
 const ALL_BODIES = [...INVALID_BODIES, ...EDGE_BODIES]
 
@@ -28,7 +28,8 @@ async function expectNothingCreated(check: Check, invalid: InvalidBody): Promise
   if (invalid.findBy === undefined) return
   const body = invalid.body(check, marker)
   const sentStatus = 'json' in body && isJsonObject(body.json) ? body.json.status : undefined
-  const search = await searchRefusedPet(check.api, marker, invalid.findBy, sentStatus as JsonValue | undefined)
+  const search = await (await refusedPetSearches(check)).search(marker, invalid.findBy, sentStatus as JsonValue | undefined)
+  check.adopt(search.exchanges)
   check.expect.that(search.found === undefined, `POST /pets (${invalid.rule}) was refused but pet ${search.found?.pet.id} was stored from it`, {
     ...(search.found ? { exchange: search.found.exchange } : {}),
     expected: 'no pet carrying the refused body’s marker',

@@ -214,12 +214,39 @@ export const createPetFaults: Variant[] = [
       },
   },
   {
+    name: 'identical-bodies-answered-with-first-pet',
+    description: 'a POST whose body, byte for byte, was seen before is answered 201 with the pet that body created (creates cached by body)',
+    catches: ['createPet/repeated-creates'],
+    wrap: answeredWithFirstPet(() => true),
+  },
+  {
+    name: 'double-submit-protection-1s',
+    description: 'the same body posted again within 1 s is taken for a double submit and answered with the first pet',
+    catches: ['createPet/repeated-creates'],
+    wrap: answeredWithFirstPet((firstAt) => Date.now() - firstAt < 1_000),
+  },
+  {
     name: 'replica-lags-8s',
     description: 'reads come from a replica 8 s behind the writes: longer than the 5 s consistency window',
     catches: ['createPet/round-trip-get', 'createPet/created-pet-listed'],
     wrap: lagsBehindWrites(8_000),
   },
 ]
+
+/** A POST whose exact body created a pet before is answered with that pet's 201 answer, while `stillSame(when it was first seen)` holds. */
+function answeredWithFirstPet(stillSame: (firstAt: number) => boolean): Variant['wrap'] {
+  return (reference) => {
+    const first = new Map<string, { answer: Promise<ServiceResponse>; at: number }>()
+    return async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      const seen = first.get(request.body)
+      if (seen && stillSame(seen.at)) return seen.answer
+      const answer = reference(request)
+      first.set(request.body, { answer, at: Date.now() })
+      return answer
+    }
+  }
+}
 
 /** The pet just created moved to `id` (replacing any pet there), and its 201 answer saying so. */
 function movedTo(store: PetStore, answer: ServiceResponse, from: bigint, id: bigint): ServiceResponse {
