@@ -21,7 +21,7 @@ export const SCORE_SEED = '424242'
  * The generated cases of a scoring run: fewer than the command's defaults (30 cases per property, 10 sequences
  * of 12 commands), so that the whole score fits npm test's budget, and never none. The soak runs the defaults.
  */
-export const SCORE_GENERATED_CASES = ['--num-runs', '8', '--sequences', '3'] as const
+export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2'] as const
 
 export type VariantKind = 'fault' | 'look-alike'
 

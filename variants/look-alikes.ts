@@ -31,6 +31,26 @@ function turnsAwayEvery(period: number, status: 429 | 503): Variant['wrap'] {
   }
 }
 
+/**
+ * A rate limiter that answers in HTTP dates, on a clock `skewMs` off from this machine's: after every
+ * `period` requests it served, it closes until the start of the second after next (its clock), and answers
+ * every request until then 429 with `Retry-After: <that second, as an HTTP date>` and `Date: <its now>`.
+ * A client that waits as long as it is told gets through at its first retry.
+ */
+function rateLimitedInHttpDates(period: number, skewMs: number): Variant['wrap'] {
+  let served = 0
+  let closedUntil = 0
+  return (reference) => async (request) => {
+    const now = Date.now() + skewMs
+    if (now < closedUntil) {
+      return errorResponse(429, 'rate_limited', 'try again at the time given', { 'retry-after': new Date(closedUntil).toUTCString(), date: new Date(now).toUTCString() })
+    }
+    served += 1
+    if (served % period === 0) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
+    return reference(request)
+  }
+}
+
 export const lookAlikes: Variant[] = [
   {
     name: 'ids-above-2^53',
@@ -101,6 +121,12 @@ export const lookAlikes: Variant[] = [
     name: 'occasional-429',
     description: 'every 40th request is answered 429 with Retry-After: 1',
     wrap: turnsAwayEvery(40, 429),
+  },
+  {
+    name: 'retry-after-http-date-clock-behind',
+    description:
+      'after every 150 requests it served it closes until the second after next, answering 429 with Retry-After as an HTTP date and a Date, on a clock 30 s behind this machine',
+    wrap: rateLimitedInHttpDates(150, -30_000),
   },
   {
     name: 'occasional-503',

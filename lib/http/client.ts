@@ -118,13 +118,25 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
   return headers
 }
 
-/** Milliseconds a Retry-After header asks to wait (seconds or HTTP date), or undefined. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+/** One second: the resolution of an HTTP date. */
+const HTTP_DATE_RESOLUTION_MS = 1_000
+
+/**
+ * Milliseconds a Retry-After header asks to wait, or undefined (RFC 9110 §10.2.3): delta-seconds, or an
+ * HTTP-date. A date is read against the answer's own `Date` header when it has one, so a service whose clock
+ * is off from this machine's is still waited for as long as it asks (a clock behind ours would otherwise
+ * read as "retry now", and the retries would run out); and since both dates are cut to the second, the wait
+ * gets one more second, so a retry never comes early.
+ */
+export function retryAfterMs(value: string | undefined, serverDate?: string, now = Date.now()): number | undefined {
   if (value === undefined) return undefined
   const trimmed = value.trim()
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const date = Date.parse(trimmed)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  // The three forms of an HTTP date all name the month and give the time; Date.parse alone reads "-1" as a year.
+  const retryAt = /[A-Za-z]{3}/.test(trimmed) && /\b\d{2}:\d{2}:\d{2}\b/.test(trimmed) ? Date.parse(trimmed) : Number.NaN
+  if (Number.isNaN(retryAt)) return undefined
+  const served = serverDate === undefined ? Number.NaN : Date.parse(serverDate)
+  return Math.max(0, retryAt - (Number.isNaN(served) ? now : served)) + HTTP_DATE_RESOLUTION_MS
 }
 
 /** The reason a request is aborted when its time is up. */
@@ -234,7 +246,7 @@ export class HttpClient {
       const canRetry = attempt < this.options.maxRetries
       if ('response' in outcome) {
         const { response } = outcome
-        const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined
+        const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], response.headers.date) : undefined
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retries.push({ status: response.status, waitedMs: wait })
