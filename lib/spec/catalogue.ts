@@ -331,7 +331,8 @@ export const catalogue = {
     title: 'a token that merely starts or ends with the key is answered 401 on every operation',
     specText: 'The client passes its API key as the Bearer token in the `Authorization` header.',
     source: `${AUTH} 2`,
-    decision: 'An invalid key includes a token that merely starts or ends with the key.',
+    decision:
+      'An invalid key includes a token that merely starts or ends with the key: with a letter added or left out, and with whitespace HTTP does not strip (only SP and HTAB are, RFC 9110 §5.5) before or after it: U+00A0, U+2007, U+200B and U+FEFF, sent as their UTF-8 bytes (policy §2, auth precedence).',
   }),
   'auth/401-before-404': must({
     title: 'without a valid key, GET /pets/{id} of an unknown id is answered 401, not 404',

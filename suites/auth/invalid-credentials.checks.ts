@@ -12,10 +12,25 @@ const OTHER_SCHEME = everyOperation([
   { label: 'the key under Token', authorization: (key: string) => `Token ${key}` },
   { label: 'the bare key without a scheme', authorization: (key: string) => key },
 ])
+/** Whitespace HTTP does not strip around a field value (only SP and HTAB are, RFC 9110 §5.5), but a service that trims Unicode whitespace would. */
+const UNSTRIPPED_WHITESPACE = [
+  ['U+00A0 (no-break space)', '\u00a0'],
+  ['U+2007 (figure space)', '\u2007'],
+  ['U+200B (zero-width space)', '\u200b'],
+  ['U+FEFF (zero-width no-break space)', '\ufeff'],
+] as const
+
+/** A header value as its UTF-8 bytes: HTTP carries bytes, and the client writes each character of a value as one byte. */
+const utf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+
 const LOOKALIKE = everyOperation([
   { label: 'the key with a character appended', authorization: (key: string) => `Bearer ${key}x` },
   { label: 'the key with a character prepended', authorization: (key: string) => `Bearer x${key}` },
   { label: 'the key without its last character', authorization: (key: string) => `Bearer ${key.slice(0, -1)}` },
+  ...UNSTRIPPED_WHITESPACE.flatMap(([name, space]) => [
+    { label: `${name} before the key`, authorization: (key: string) => utf8Bytes(`Bearer ${space}${key}`) },
+    { label: `${name} after the key`, authorization: (key: string) => utf8Bytes(`Bearer ${key}${space}`) },
+  ]),
 ])
 
 describe('auth: a missing or invalid key is answered 401 on every operation', () => {

@@ -48,6 +48,16 @@ export const authFaults: Variant[] = [
     wrap: acceptedAsValid((request, apiKey) => bearerToken(request.headers.authorization)?.endsWith(apiKey) === true),
   },
   {
+    name: 'token-unicode-whitespace-trimmed',
+    description:
+      'the Authorization header is read as UTF-8 and its token trimmed of Unicode whitespace (String.prototype.trim): the key with U+00A0, U+2007 or U+FEFF around it is accepted',
+    catches: ['auth/key-lookalike-401'],
+    wrap: acceptedAsValid((request, apiKey) => {
+      const header = Buffer.from(request.headers.authorization ?? '', 'latin1').toString('utf8')
+      return /^Bearer /i.test(header) && header.slice('Bearer '.length).trim() === apiKey
+    }),
+  },
+  {
     name: 'not-found-before-auth',
     description: 'GET /pets/{unknown id} answers 404 even without a valid key',
     catches: ['auth/401-before-404'],
