@@ -39,6 +39,10 @@ export interface SeedingOptions {
   /** The consistency window: the seeded pets are waited for in the list within it, so the store survey sees them. */
   consistencyWindowMs: number
   lagLog: LagLog
+  /** The run's stop (its deadline, or a cancel): the wait for the seeded pets ends there too. */
+  stop?: AbortSignal
+  /** How to wait between reads (the HTTP client's sleep, known to the watchdog as a timed wait). */
+  sleep?: (ms: number) => Promise<void>
 }
 
 export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Promise<SeedingOutcome> {
@@ -63,6 +67,8 @@ export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Pro
       found: (exchange) => listedPets(exchange).length >= expected,
       log: options.lagLog,
       missIsEvidence: false,
+      ...(options.stop ? { stop: options.stop } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
     })
   }
   const note =

@@ -82,8 +82,11 @@ export interface RecordedResponse {
   bodyBytes: number
 }
 
-/** `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way (reset, closed). */
-/** `cut`: aborted because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it. */
+/**
+ * `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way
+ * (reset, closed); `cut`: aborted because another request to the same operation timed out; `stopped`: the
+ * run's deadline or a cancel ended it.
+ */
 export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'stopped' | 'cut'
 
 export interface TransportFailure {
@@ -219,7 +222,7 @@ export class HttpClient {
     return `${this.base.origin}${this.base.pathname.replace(/\/$/, '')}${path}`
   }
 
-  /** Requests in flight now, and requests waiting for a place within --concurrency. */
+  /** Requests in flight now, requests waiting for a place within --concurrency, and timed waits under way. */
   get load(): { inFlight: number; queued: number; sleeping: number } {
     return { inFlight: this.semaphore.running, queued: this.semaphore.queued, sleeping: this.sleeping }
   }

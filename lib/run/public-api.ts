@@ -46,6 +46,8 @@ export interface ConformanceOptions {
   reportDir?: string
   /** Write results.json, junit.xml, summary.md and report.html (default false). */
   writeReports?: boolean
+  /** Cancels the run, as SIGTERM does the command's: requests in flight end, what was decided is kept, the rest is inconclusive ("run cancelled"), exit code 3. */
+  signal?: AbortSignal
   /** Variables as the command would read them (PETSTORE_*, HTTP_PROXY, CI); default none, so nothing leaks in from process.env. */
   env?: Readonly<Record<string, string | undefined>>
   /** Receives the lines the command would print; default: nothing is printed. */
@@ -84,7 +86,11 @@ export function configFor(conformance: ConformanceOptions = {}): Config {
 export async function runConformance(conformance: ConformanceOptions = {}): Promise<RunResult> {
   const config = configFor(conformance)
   const emit = conformance.onLine ?? (() => {})
-  const { result } = await runConfigured(config, { out: (line) => emit(line, 'out'), err: (line) => emit(line, 'err') }, { writeReports: conformance.writeReports ?? false })
+  const { result } = await runConfigured(
+    config,
+    { out: (line) => emit(line, 'out'), err: (line) => emit(line, 'err') },
+    { writeReports: conformance.writeReports ?? false, ...(conformance.signal ? { cancel: conformance.signal } : {}) },
+  )
   if (!result) throw new Error('the run ended without results')
   return result
 }

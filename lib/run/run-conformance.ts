@@ -208,6 +208,8 @@ export async function runConfigured(config: Config, io: RunIo, options: RunOptio
         concurrency: config.concurrency,
         consistencyWindowMs: config.consistencyWindowMs,
         lagLog,
+        stop: stop.signal,
+        sleep: (ms) => client.sleep(ms),
       })
       out(`Seeding: ${seeding.note}`)
     }

@@ -17,6 +17,7 @@ import { renderHtml } from '../../lib/reports/html.js'
 import { renderSummaryMarkdown } from '../../lib/reports/summary-md.js'
 import { writeAtomically } from '../../lib/reports/write-reports.js'
 import { assembleRun } from '../../lib/run/assemble-run.js'
+import { runConformance } from '../../lib/run/public-api.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, listsDrip, listsHugeAndSlow, type Misbehaviour, notFound, rateLimitedFor, startMisbehavingServer } from '../../variants/hostile-servers.js'
@@ -235,6 +236,29 @@ describe.concurrent('signals', () => {
     const verdicts = results.requirements.map((result: { verdict: string }) => result.verdict)
     expect(verdicts).toContain('pass')
     expect(results.requirements.flatMap((result: { reasons: string[] }) => result.reasons).join('\n')).toMatch(/run cancelled \(SIGTERM\) before this check finished/)
+  })
+
+  test.for([
+    ['while it seeds the store', /^Profile: /],
+    ['while its checks run', /^Seeding: /],
+  ] as const)('the typed API takes a cancel as an AbortSignal, %s: exit 3 within 2 s, "cancelled", what was decided kept', async ([, after], { onTestFinished }) => {
+    const target = await startTarget({ pets: 30, variant: variantNamed('replica-lags-2s') })
+    onTestFinished(() => target.close())
+    const cancel = new AbortController()
+    let cancelledAt = 0
+    const onLine = (line: string) => {
+      if (!after.test(line) || cancelledAt > 0) return
+      setTimeout(() => {
+        cancelledAt = Date.now()
+        cancel.abort()
+      }, 700)
+    }
+    const results = await runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', signal: cancel.signal, onLine })
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000)
+    expect(results.exitCode).toBe(3)
+    expect(results.stopReason).toBe('cancelled')
+    expect(results.requirements.flatMap((result) => result.reasons).join('\n')).toMatch(/run cancelled before this check finished/)
+    if (after.source === '^Seeding: ') expect(results.requirements.map((result) => result.verdict)).toContain('pass')
   })
 
   test('a second signal exits at once', async ({ onTestFinished }) => {
