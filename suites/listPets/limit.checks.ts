@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, test } from '../../lib/checks/registry.js'
-import { CLIENT_ERROR_OR_OK } from '../fixtures.js'
+import { CLIENT_ERROR_OR_OK, replayCommand } from '../fixtures.js'
 
 const OUT_OF_RANGE_LIMITS = ['0', '-1', '101', 'abc', '1.5']
 
@@ -26,6 +27,29 @@ describe('listPets: the limit parameter', () => {
     const pets = check.expect.petArray(exchange)
     check.expect.that(pets.length <= limit, `limit=${limit} returned ${pets.length} pets`, { exchange, expected: `at most ${limit} pets`, actual: `${pets.length} pets` })
     check.require(survey.lowerBound > limit, `the store is known to hold ${survey.lowerBound} pets; more than ${limit} are needed for limit=${limit} to be evidence`)
+  })
+
+  /** Beside the landmarks, limits drawn from the whole range (fast-check, by --seed; --num-runs of them): a fault may sit anywhere in 1..100. */
+  test('[listPets/limit-caps-size] generated limits from 1 to 100 are each answered 200 with at most that many pets', async ({ check }) => {
+    const survey = await check.survey()
+    const { seed, numRuns } = check.context
+    const limits = [...new Set(fc.sample(fc.integer({ min: 1, max: 100 }), { seed, numRuns }))].sort((a, b) => a - b)
+    const exchanges = await Promise.all(limits.map((limit) => check.shared(`limit=${limit}`, (api) => api.listPets({ limit }))))
+    limits.forEach((limit, index) => {
+      const exchange = exchanges[index] as (typeof exchanges)[number]
+      check.expect.status(exchange, 200, `GET /pets?limit=${limit}`)
+      const pets = check.expect.petArray(exchange)
+      check.expect.that(pets.length <= limit, `limit=${limit}, a generated limit, returned ${pets.length} pets (replay: ${replayCommand(check, 'listPets/limit-caps-size')})`, {
+        exchange,
+        expected: `at most ${limit} pets`,
+        actual: `${pets.length} pets`,
+      })
+    })
+    const evidence = limits.filter((limit) => survey.lowerBound > limit)
+    check.observe(
+      `${limits.length} distinct generated limits (seed ${seed}): ${limits.join(', ')}; ${evidence.length} below the ${survey.lowerBound} pets the store is known to hold`,
+    )
+    check.require(evidence.length > 0, `the store is known to hold ${survey.lowerBound} pets; no generated limit was below it`)
   })
 
   test('[listPets/limit-max-100] limit=100 is answered 200 with at most 100 pets', async ({ check }) => {

@@ -54,6 +54,16 @@ export const listPetsFaults: Variant[] = [
     wrap: overridesValidList((request, context, limit) => (request.query.has('limit') ? listWith(request, context, limit - 1) : undefined)),
   },
   {
+    name: 'limit-above-ten-ignored',
+    description: 'a limit above 10 is ignored and the default page of 20 served: limits 11 to 19 get more pets than asked; 1, 2, 50 and 99 look right',
+    catches: ['listPets/limit-caps-size'],
+    wrap: (reference) => async (request) => {
+      if (!isListPets(request)) return reference(request)
+      const limit = Number(request.query.get('limit'))
+      return reference(limit > 10 && limit <= 100 ? withoutParameter(request, 'limit') : request)
+    },
+  },
+  {
     name: 'limit-101-accepted',
     description: 'limit=101 is answered 200 with 101 pets (shows only with more than 100 pets)',
     catches: ['listPets/limit-out-of-range'],
