@@ -235,6 +235,17 @@ export const lookAlikes: Variant[] = [
     },
   },
   {
+    name: 'long-names-in-store',
+    description: 'the store already holds 40 pets whose names are 4,096 code points of accented letters (8 KiB each): lists are large, and well within the body cap',
+    store: () => {
+      const store = new PetStore()
+      for (let index = 0; index < 40; index++)
+        store.add({ name: `long ${index} ${'é'.repeat(4_096 - 6 - String(index).length)}`, categoryId: BigInt(index), status: 'available', extra: {} })
+      return store
+    },
+    wrap: (reference) => reference,
+  },
+  {
     name: 'ids-sparse',
     description: 'ids are far apart (each 2^32 + 15 after the last, from 1,000,003), crossing the int32 and uint32 edges and 2^53 as the store grows',
     store: () => new PetStore(1_000_003n, 2n ** 32n + 15n),

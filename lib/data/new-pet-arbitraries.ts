@@ -107,16 +107,40 @@ export function nameArbitrary(): fc.Arbitrary<string> {
   )
 }
 
-const INT64_LANDMARKS = [0n, 1n, -1n, 2n ** 31n, 2n ** 32n, 2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, INT64_MAX - 1n, INT64_MAX, INT64_MIN, INT64_MIN + 1n]
+/**
+ * The int64 values at the edges of the narrower types a service may wrongly store an int64 in (policy §2,
+ * integer edges): int32, uint32, a double's exact integers, and int64's own ends. Every full run sends each
+ * (createPet/integer-edges-round-trip); the generators draw them too.
+ */
+export const INT64_EDGES: readonly bigint[] = [
+  0n,
+  1n,
+  -1n,
+  2n ** 31n - 1n,
+  -(2n ** 31n - 1n),
+  2n ** 31n,
+  -(2n ** 31n),
+  2n ** 32n - 1n,
+  2n ** 32n,
+  2n ** 53n - 1n,
+  -(2n ** 53n - 1n),
+  2n ** 53n,
+  -(2n ** 53n),
+  2n ** 53n + 1n,
+  -(2n ** 53n + 1n),
+  INT64_MAX,
+  INT64_MIN + 1n,
+  INT64_MIN,
+]
 
-/** Category ids: the configured ones, or any int64 with its landmarks (0, ±1, 2^53 ± 1, both extremes). */
+/** Category ids: the configured ones, or any int64 with its edges (INT64_EDGES). */
 export function categoryIdArbitrary(options: NewPetArbitraryOptions): fc.Arbitrary<bigint> {
   if (options.categoryIds.length > 0) return fc.constantFrom(...options.categoryIds.map((id) => BigInt(id)))
   return fc.oneof(
     { withCrossShrink: true },
     { arbitrary: fc.bigInt({ min: -1000n, max: 1000n }), weight: 2 },
     { arbitrary: fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), weight: 3 },
-    { arbitrary: fc.constantFrom(...INT64_LANDMARKS), weight: 2 },
+    { arbitrary: fc.constantFrom(...INT64_EDGES), weight: 2 },
   )
 }
 

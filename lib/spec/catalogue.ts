@@ -230,6 +230,22 @@ export const catalogue = {
       'POST is not idempotent (RFC 9110 §9.2.2): the same body, byte for byte, is sent twice one after the other and twice at once; each POST must be answered 201 with its own id, and each pet must read back by GET /pets/{id}, within the consistency window, as sent. A service that answers a repeated body with the pet it already made (a cache keyed by the body, double-submit protection) fails.',
     needsWrites: true,
   }),
+  'createPet/integer-edges-round-trip': must({
+    title: 'a categoryId at each edge of the narrower integer types reads back digit for digit in every view',
+    specText: 'categoryId: integer, format int64, required.',
+    source: `${POLICY} (integer edges)`,
+    decision:
+      'Every full run creates a pet with each of 0, ±1, ±(2^31 − 1), ±2^31, 2^32 − 1, 2^32, ±(2^53 − 1), ±2^53, ±(2^53 + 1), ±(2^63 − 1) and −2^63 as categoryId, whatever the seed, and compares it digit for digit in the 201 answer, GET /pets/{id} and the list of its status (when that list holds fewer than 100 pets). Inconclusive when --category-ids restricts the category ids. The generated bodies and the sequences draw the same edges too.',
+    needsWrites: true,
+  }),
+  'createPet/long-names-kept': must({
+    title: 'names of 255, 256, 1,024 and 4,096 code points, and of as many UTF-8 bytes, are stored and shown whole',
+    specText: "name: string, required. The animal's name.",
+    source: `${POLICY} (name lengths)`,
+    decision:
+      'The spec sets no maximum length, so a valid name of any length is stored whole. Every full run creates pets whose names are 255, 256, 1,024 and 4,096 code points long, and 255, 256, 1,024 and 4,096 UTF-8 bytes long made mostly of characters outside the BMP, and compares each name code point for code point in the 201 answer, GET /pets/{id} and the list of its status (when that list holds fewer than 100 pets).',
+    needsWrites: true,
+  }),
   'createPet/read-your-writes-lag': info({
     title: 'how long created pets took to show in GET /pets/{id} and in the lists is recorded',
     specText: 'Consistency between a write and later reads: not shown.',

@@ -32,6 +32,21 @@ export const createPetFaults: Variant[] = [
     wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.slice(0, 255) } : fields)),
   },
   {
+    name: 'name-cut-at-1024-bytes',
+    description: 'names are stored in 1,024 bytes of UTF-8 (a VARCHAR counted in bytes): a longer name is cut at the last whole character that fits',
+    catches: ['createPet/long-names-kept'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: cutToUtf8Bytes(fields.name, 1_024) } : fields)),
+  },
+  {
+    name: 'categoryId-int32-when-it-fits-32-bits',
+    description: 'a categoryId that fits in 32 bits unsigned (0 to 2^32 - 1) is stored as a signed int32: 2^31 reads back as -2^31, 2^32 - 1 as -1',
+    catches: ['createPet/integer-edges-round-trip'],
+    wrap: rewritingNewPet((fields) => {
+      const value = fields.categoryId instanceof JsonNumber ? exactInteger(fields.categoryId.text) : undefined
+      return value !== undefined && value >= 0n && value < 2n ** 32n ? { ...fields, categoryId: new JsonNumber(String(BigInt.asIntN(32, value))) } : fields
+    }),
+  },
+  {
     name: 'categoryId-numeric-string-accepted',
     description: 'POST /pets accepts categoryId "42" as the number 42',
     catches: ['createPet/invalid-body-400'],
@@ -232,6 +247,18 @@ export const createPetFaults: Variant[] = [
     wrap: lagsBehindWrites(8_000),
   },
 ]
+
+/** The longest start of `text` whose UTF-8 encoding fits in `bytes`, never cutting a character in two. */
+function cutToUtf8Bytes(text: string, bytes: number): string {
+  let used = 0
+  let kept = ''
+  for (const character of text) {
+    used += Buffer.byteLength(character, 'utf8')
+    if (used > bytes) break
+    kept += character
+  }
+  return kept
+}
 
 /** A POST whose exact body created a pet before is answered with that pet's 201 answer, while `stillSame(when it was first seen)` holds. */
 function answeredWithFirstPet(stillSame: (firstAt: number) => boolean): Variant['wrap'] {
