@@ -5,12 +5,12 @@ import { CLIENT_ERROR_OR_OK, replayCommand } from '../fixtures.js'
 const OUT_OF_RANGE_LIMITS = ['0', '-1', '101', 'abc', '1.5']
 
 /**
- * `count` limits drawn by the seed, one from each of `count` equal slices of 1..100 (at most 100): every
- * stretch of the range as wide as a slice is tried whatever the seed, which uniform draws do not promise
- * (30 of them miss 11..19 at one seed in seventeen).
+ * Limits drawn by the seed, one from each of `count` equal slices of 1..100 (at least 20, at most 100): every
+ * stretch of the range as wide as a slice (5 or less) is tried whatever the seed, which uniform draws do not
+ * promise (30 of them miss 11..19 at one seed in seventeen).
  */
 function limitsAcrossTheRange(seed: number, count: number): number[] {
-  const slices = Math.min(100, Math.max(1, count))
+  const slices = Math.min(100, Math.max(20, count))
   const slice = (index: number) => fc.integer({ min: 1 + Math.floor((index * 100) / slices), max: Math.floor(((index + 1) * 100) / slices) })
   const [limits = []] = fc.sample(fc.tuple(...Array.from({ length: slices }, (_, index) => slice(index))), { seed, numRuns: 1 })
   return [...new Set(limits)]
