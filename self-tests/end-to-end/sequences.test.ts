@@ -7,8 +7,8 @@ import { type CliOutcome, runCli as runCliWithOptions, verdictOf } from '../help
 import { API_KEY, startTarget, type Target, type TargetOptions } from '../helpers/targets.js'
 
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
-/** These tests are about generated cases: the command's own numbers of them. */
-const runCli = (args: readonly string[], env: Record<string, string> = {}) => runCliWithOptions(args, env, { commandDefaults: true })
+/** These tests are about the sequences: the command's own number of them (the generated bodies, which they do not judge, fewer). */
+const runCli = (args: readonly string[], env: Record<string, string> = {}) => runCliWithOptions(args, { PETSTORE_NUM_RUNS: '5', ...env }, { commandDefaults: true })
 const SEED = '20261123'
 const VIEWS = 'views/one-pet-reads-the-same'
 /** The title every check of the model-based sequences carries, whatever requirement it judges. */
