@@ -119,6 +119,10 @@ async function main(): Promise<number> {
     ...lookAlikes.map((variant) => ({ kind: 'look-alike' as const, name: variant.name })),
   ].filter((variant) => only === undefined || only.includes(variant.name))
   const plan = seeds.flatMap((seed) => variants.map((variant) => ({ ...variant, seed })))
+  if (plan.length === 0) {
+    process.stderr.write(`no runs to make: ${variants.length === 0 ? `--only names no variant (${values.only})` : 'no seeds'}\n`)
+    return 2
+  }
   process.stdout.write(
     `Soak: ${plan.length} runs (${variants.length} variants × ${seeds.length} seeds), ${jobs} at a time, each cut at ${seconds(limitMs)}\nSeeds: ${seeds.join(',')}\n`,
   )

@@ -288,8 +288,8 @@ export class HttpClient {
         if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
         // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
         // place is given up, so the next request in line knows it.
-        const reason = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
-        if (reason) return { skipped: { kind: 'timeout' as const, message: reason } }
+        const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
+        if (givenUp) return { skipped: givenUp }
         const sent = await this.once(recorded, operation)
         const kind = 'failure' in sent ? sent.failure.kind : undefined
         if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)

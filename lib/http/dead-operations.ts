@@ -13,17 +13,18 @@ export type Unusable = 'timeout' | 'body-too-large'
 export class DeadOperations {
   private readonly inARow = new Map<string, Unusable[]>()
 
-  /** Why requests to `operation` are no longer sent, or undefined while it is alive. */
-  reasonFor(operation: string, timeoutMs: number, maxBodyBytes: number): string | undefined {
+  /** Why requests to `operation` are no longer sent (and the kind of the last unusable answer), or undefined while it is alive. */
+  reasonFor(operation: string, timeoutMs: number, maxBodyBytes: number): { kind: Unusable; message: string } | undefined {
     const failures = this.inARow.get(operation) ?? []
-    if (failures.length < TIMEOUTS_TO_GIVE_UP) return undefined
+    const last = failures.at(-1)
+    if (failures.length < TIMEOUTS_TO_GIVE_UP || last === undefined) return undefined
     const times = failures.length === 2 ? 'twice' : `${failures.length} times`
     const what = failures.every((kind) => kind === 'timeout')
       ? `did not answer within ${formatDuration(timeoutMs)}`
       : failures.every((kind) => kind === 'body-too-large')
         ? `answered with bodies over the cap of ${maxBodyBytes} bytes`
         : `gave no usable answer (no answer within ${formatDuration(timeoutMs)}, or a body over the cap of ${maxBodyBytes} bytes)`
-    return `${operation} ${what}, ${times} in a row: not sent again`
+    return { kind: last, message: `${operation} ${what}, ${times} in a row: not sent again` }
   }
 
   /** An operation whose last request came back with nothing usable: until one answers, its requests go one at a time. */

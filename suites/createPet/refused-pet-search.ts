@@ -63,21 +63,23 @@ export class RefusedPetSearches {
       const lists = new Map(
         await Promise.all(filters.map(async (filter) => [filter, await this.api.listPets({ ...(filter === 'unfiltered' ? {} : { status: filter }), limit: 100 })] as const)),
       )
-      for (const waiting of batch) waiting.resolve(searchIn(waiting, lists))
+      // Each list read once per round, however many searches look in it.
+      const pets = new Map([...lists].map(([filter, exchange]) => [filter, listedPets(exchange)] as const))
+      for (const waiting of batch) waiting.resolve(searchIn(waiting, lists, pets))
     }
     this.round = undefined
   }
 }
 
-function searchIn(waiting: Waiting, lists: ReadonlyMap<Filter, OperationExchange>): RefusedPetSearch {
+function searchIn(waiting: Waiting, lists: ReadonlyMap<Filter, OperationExchange>, pets: ReadonlyMap<Filter, SurveyedPet[]>): RefusedPetSearch {
   const exchanges = waiting.filters.map((filter) => lists.get(filter) as OperationExchange)
-  for (const exchange of exchanges) {
-    const pet = listedPets(exchange).find((candidate) => (waiting.findBy === 'name' ? candidate.name === waiting.marker.name : candidate.categoryId === waiting.marker.categoryId))
-    if (pet) return { found: { pet, exchange }, decided: true, exchanges }
+  for (const filter of waiting.filters) {
+    const pet = pets.get(filter)?.find((candidate) => (waiting.findBy === 'name' ? candidate.name === waiting.marker.name : candidate.categoryId === waiting.marker.categoryId))
+    if (pet) return { found: { pet, exchange: lists.get(filter) as OperationExchange }, decided: true, exchanges }
   }
   // The list that holds the pet whatever status it was given: status=S when S was valid, else the unfiltered one.
-  const decisive = exchanges[0] as OperationExchange
-  return { decided: decisive.response?.status === 200 && listedPets(decisive).length < 100, exchanges }
+  const decisive = waiting.filters[0] as Filter
+  return { decided: lists.get(decisive)?.response?.status === 200 && (pets.get(decisive)?.length ?? 0) < 100, exchanges }
 }
 
 /** The run's searches, shared by every check that judges a refused body. */
