@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { petstoreSuite } from '../entry-points/suite.js'
 /**
  * The petstore-conformance command: the process's arguments, environment and streams; exit codes as the
  * policy fixes them. SIGINT or SIGTERM (Ctrl-C, `timeout`, a cancelled CI job) cancels the run: requests in
@@ -19,6 +20,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 process.exitCode = await runCommand(
+  petstoreSuite,
   { argv: process.argv.slice(2), env: process.env, cwd: process.cwd() },
   {
     out: (line) => process.stdout.write(`${line}\n`),

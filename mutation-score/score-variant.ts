@@ -7,6 +7,8 @@
  * judged only by the checks of the requirements it names would hide what the rest of the run does to it
  * (a stall in a shrink of the sequences, say, which only the whole run reaches).
  */
+
+import { petstoreSuite } from '../entry-points/suite.js'
 import { resolveConfig } from '../lib/run/config.js'
 import { runConfigured } from '../lib/run/run-conformance.js'
 import { PetStore, withPets } from '../reference/pet-store.js'
@@ -56,7 +58,7 @@ export async function scoreVariant(variant: Variant, kind: VariantKind, options:
       randomSeed: () => 0,
     })
     if (config === 'help') throw new Error('unreachable: no --help given')
-    const { exitCode, result } = await runConfigured(config, silent, { writeReports: false })
+    const { exitCode, result } = await runConfigured(config, petstoreSuite, silent, { writeReports: false })
     const durationMs = Date.now() - started
     return kind === 'fault' ? scoreFault(variant, result, exitCode, durationMs) : scoreLookAlike(variant, result, exitCode, durationMs)
   } finally {

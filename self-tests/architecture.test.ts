@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest'
 import { packageRoot } from '../lib/spec/package-root.js'
 import { renderRequirementsTable } from '../lib/spec/requirements-table.js'
 
-const SOURCE_FOLDERS = ['lib', 'cli', 'suites', 'reference', 'variants', 'mutation-score', 'soak', 'benchmarks', 'scripts', 'self-tests']
+const SOURCE_FOLDERS = ['lib', 'cli', 'entry-points', 'suites', 'reference', 'variants', 'mutation-score', 'soak', 'benchmarks', 'scripts', 'self-tests']
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(packageRoot, dir), { withFileTypes: true }).flatMap((entry) =>
@@ -35,14 +35,16 @@ function layerOf(file: string): string {
 const MAY_IMPORT: Record<string, string[]> = {
   'lib/http': [],
   'lib/spec': ['lib/http'],
-  'lib/data': ['lib/http', 'lib/spec'],
-  'lib/checks': ['lib/http', 'lib/spec', 'lib/data'],
-  'lib/judging': ['lib/http', 'lib/spec', 'lib/checks'],
-  'lib/reports': ['lib/http', 'lib/spec', 'lib/checks', 'lib/judging'],
-  suites: ['lib/http', 'lib/spec', 'lib/data', 'lib/checks'],
+  'lib/settings': ['lib/http', 'lib/spec'],
+  'lib/data': ['lib/http', 'lib/spec', 'lib/settings'],
+  'lib/checks': ['lib/http', 'lib/spec', 'lib/settings', 'lib/data'],
+  'lib/judging': ['lib/http', 'lib/spec', 'lib/settings', 'lib/checks'],
+  'lib/reports': ['lib/http', 'lib/spec', 'lib/settings', 'lib/checks', 'lib/judging'],
+  'lib/run': ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks', 'lib/judging', 'lib/reports'],
+  suites: ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks'],
   reference: ['lib/http', 'lib/spec'],
-  'lib/run': ['lib/http', 'lib/spec', 'lib/data', 'lib/checks', 'lib/judging', 'lib/reports', 'suites', 'reference'],
-  cli: ['lib/run'],
+  'entry-points': ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks', 'lib/judging', 'lib/reports', 'lib/run', 'suites', 'reference'],
+  cli: ['lib/run', 'entry-points'],
 }
 
 describe('the layers of the code', () => {
@@ -55,6 +57,13 @@ describe('the layers of the code', () => {
         .filter((layer) => layer.startsWith('lib/'))
         .sort(),
     )
+  })
+
+  test('lib/ knows nothing above it: no module of lib/ imports suites/, reference/ or an entry point', () => {
+    const upward = [...graph].flatMap(([file, imports]) =>
+      file.startsWith('lib/') ? imports.filter((target) => !target.startsWith('lib/')).map((target) => `${file} → ${target}`) : [],
+    )
+    expect(upward).toEqual([])
   })
 
   test('imports point only down: each layer imports itself and the layers below it', () => {

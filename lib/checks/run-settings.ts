@@ -1,31 +1,33 @@
-/** The settings of one run, as the checks of suites/ see them (`check.context`). */
-/** `smoke`: read-only, no POST at all (policy §3); `full`: writes included. */
-export type Profile = 'smoke' | 'full'
+/** The settings of one run, as the checks of suites/ see them (`check.context`): the table's values, resolved. */
+import type { Profile, SettingValue } from '../settings/settings.js'
 
-export interface RunSettings {
+export type { Profile }
+
+/** Settings the checks read as the table defines them. */
+type AsDefined =
+  | 'numRuns'
+  | 'sequences'
+  | 'sequenceLength'
+  | 'concurrency'
+  | 'timeoutMs'
+  | 'maxBodyBytes'
+  | 'maxRetries'
+  | 'maxRetryWaitMs'
+  | 'insecure'
+  | 'consistencyWindowMs'
+  | 'categoryIds'
+  | 'namePrefix'
+
+export type RunSettings = { [K in AsDefined]: SettingValue<K> } & {
+  /** The target the run resolved to (the embedded reference's when none was given), and the key it sends. */
   baseUrl: string
   apiKey: string
   profile: Profile
   seed: number
-  numRuns: number
-  /** Model-based sequences per run (0: none), and most commands in each. */
-  sequences: number
-  sequenceLength: number
-  /** Replay one generated case at this fast-check path instead of running numRuns cases. */
   replayPath: string | undefined
+  caFile: string | undefined
   /** True when the target is the embedded reference (a replay command then needs no --base-url). */
   embeddedReference: boolean
-  concurrency: number
-  timeoutMs: number
-  maxBodyBytes: number
-  maxRetries: number
-  maxRetryWaitMs: number
-  caFile: string | undefined
-  insecure: boolean
-  /** How long a created pet may take to show in reads; 0 means at once. */
-  consistencyWindowMs: number
-  categoryIds: string[]
-  namePrefix: string
   /** Unique per run, so names of pets created by this run can be told apart. */
   runId: string
   /** ISO date the run takes as today. */

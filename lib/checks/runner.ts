@@ -19,6 +19,8 @@ export interface RunChecksOptions {
   stop: AbortSignal
   /** Called as each check ends, with how many have ended. */
   onProgress?: (done: number, total: number, title: string) => void
+  /** Called with each check's report as it ends. */
+  onReport?: (report: CheckReport) => void
 }
 
 function stoppedReason(stop: AbortSignal): string {
@@ -57,6 +59,7 @@ export async function runChecks(definitions: readonly CheckDefinition[], state: 
       const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, options))
       state.pending.delete(check)
       done += 1
+      options.onReport?.(report)
       options.onProgress?.(done, selected.length, definition.title)
       return report
     }),

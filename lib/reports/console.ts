@@ -1,4 +1,5 @@
 /** What the console shows: the run's setting, one line per requirement, and the verdict. */
+import type { Failure } from '../checks/check-result.js'
 import { counted, headlineLine } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
@@ -20,6 +21,16 @@ function oneLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
 
+/** A failure as the console shows it: the message, then the counterexample, the curl line and the replay command when there are. */
+export function renderFailure(failure: Failure, suffix = ''): string[] {
+  return [
+    `${failure.message}${suffix}`,
+    ...(failure.replay ? [`counterexample: ${oneLine(failure.replay.counterexample)}`] : []),
+    ...(failure.evidence[0] ? [`reproduce: ${failure.evidence[0].curl}`] : []),
+    ...(failure.replay ? [`replay: ${failure.replay.command}`] : []),
+  ]
+}
+
 function detail(result: RequirementResult, firstOfCause: ReadonlySet<string>): string {
   switch (result.verdict) {
     case 'fail':
@@ -27,9 +38,7 @@ function detail(result: RequirementResult, firstOfCause: ReadonlySet<string>): s
       if (result.rootCause && !firstOfCause.has(result.id)) return `\n      failed from the root cause: ${result.rootCause}`
       const first = result.failures[0]
       const more = result.failedChecks > 1 ? ` (+${result.failedChecks - 1} more)` : ''
-      return first
-        ? `\n      ${first.message}${more}${first.replay ? `\n      counterexample: ${oneLine(first.replay.counterexample)}` : ''}${first.evidence[0] ? `\n      reproduce: ${first.evidence[0].curl}` : ''}${first.replay ? `\n      replay: ${first.replay.command}` : ''}`
-        : ''
+      return first ? `\n      ${renderFailure(first, more).join('\n      ')}` : ''
     }
     case 'inconclusive':
       return `\n      ${result.reasons.join('; ')}`

@@ -1,11 +1,11 @@
 /** Everything a report needs about one run. */
 
-import type { Profile } from '../checks/run-settings.js'
 import type { StallAlarm } from '../checks/watchdog.js'
 import type { BaselineSummary } from '../judging/baseline.js'
 import type { Headline } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Summary } from '../judging/verdicts.js'
+import type { Profile } from '../settings/settings.js'
 
 export interface RunResult {
   formatVersion: 1

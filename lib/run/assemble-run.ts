@@ -3,7 +3,7 @@
  * stopped before it could (a set-up mistake, an unreachable target), so every exit leaves reports a
  * pipeline can read.
  */
-import type { Profile } from '../checks/run-settings.js'
+
 import type { StallAlarm } from '../checks/watchdog.js'
 import type { SeedingOutcome } from '../data/seeding.js'
 import type { BaselineSummary } from '../judging/baseline.js'
@@ -12,6 +12,7 @@ import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
 import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
 import type { RunResult } from '../reports/run-result.js'
 import { peakRssBytes } from '../reports/write-reports.js'
+import type { Profile } from '../settings/settings.js'
 import { packageVersion } from '../spec/package-root.js'
 
 export interface RunFacts {

@@ -1,6 +1,6 @@
 /**
- * The petstore-conformance command as a function: arguments and environment in, lines out, exit code
- * back. cli/main.ts binds it to the process; self-tests call it in-process with their own environment.
+ * The petstore-conformance command as a function: the suite, arguments and environment in, lines out, exit
+ * code back. cli/main.ts binds it to the process; self-tests call it in-process with their own environment.
  * Questions that need no target (--version, --help, --list-requirements) are answered first; a
  * configuration error is exit 2, with reports written when their folder is known.
  */
@@ -11,12 +11,15 @@ import { EXIT } from '../judging/verdicts.js'
 export { EXIT }
 
 import { writeReports } from '../reports/write-reports.js'
+import { renderUsage } from '../settings/settings-docs.js'
 import { requirements } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
-import { ConfigError, resolveConfig, USAGE } from './config.js'
+import { ConfigError, resolveConfig } from './config.js'
 import { planRun } from './dry-run.js'
-import { type RunIo, type RunOptions, runConfigured } from './run-conformance.js'
+import { type RunOptions, runConfigured } from './run-conformance.js'
+import type { RunIo } from './run-session.js'
+import type { ConformanceSuite } from './suite.js'
 
 export interface CommandSources {
   argv: readonly string[]
@@ -77,7 +80,7 @@ async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): 
   }
 }
 
-export async function runCommand(sources: CommandSources, io: RunIo, options: Pick<RunOptions, 'cancel'> = {}): Promise<number> {
+export async function runCommand(suite: ConformanceSuite, sources: CommandSources, io: RunIo, options: Pick<RunOptions, 'cancel'> = {}): Promise<number> {
   const { argv } = sources
   if (argv.includes('--version')) {
     io.out(packageVersion)
@@ -100,12 +103,12 @@ export async function runCommand(sources: CommandSources, io: RunIo, options: Pi
     throw error
   }
   if (config === 'help') {
-    io.out(USAGE)
+    io.out(renderUsage())
     return EXIT.conformant
   }
   try {
-    if (config.dryRun) return await planRun(config, io)
-    return (await runConfigured(config, io, options)).exitCode
+    if (config.dryRun) return await planRun(config, suite, io)
+    return (await runConfigured(config, suite, io, options)).exitCode
   } catch (error) {
     io.err(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return EXIT.harness

@@ -4,13 +4,12 @@
  * for `smoke`, so the read-only checks have data), and its requests are counted by operation.
  */
 import { randomBytes } from 'node:crypto'
-import { createReferenceHandler } from '../../reference/handler.js'
-import { PetStore, populatedStore } from '../../reference/pet-store.js'
-import { startServer } from '../../reference/server.js'
 import { counted } from '../judging/headline.js'
 import { EXIT } from '../judging/verdicts.js'
 import type { Config } from './config.js'
-import { type RunIo, runConfigured } from './run-conformance.js'
+import { runConfigured } from './run-conformance.js'
+import type { RunIo } from './run-session.js'
+import type { ConformanceSuite } from './suite.js'
 
 const silent: RunIo = { out: () => {}, err: () => {} }
 
@@ -21,12 +20,11 @@ function operationOf(method: string, path: string): string {
   return 'probes of other spellings of the paths'
 }
 
-export async function planRun(config: Config, io: RunIo): Promise<number> {
+export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo): Promise<number> {
   const apiKey = `dry-run-${randomBytes(12).toString('hex')}`
-  const store = config.profile === 'full' ? new PetStore() : populatedStore(150)
-  const reference = await startServer(createReferenceHandler({ apiKey, store }))
+  const reference = await suite.startReference({ apiKey, pets: config.profile === 'full' ? 0 : 150 })
   try {
-    await runConfigured({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, silent, { writeReports: false })
+    await runConfigured({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, suite, silent, { writeReports: false })
   } finally {
     await reference.close()
   }
@@ -39,7 +37,7 @@ export async function planRun(config: Config, io: RunIo): Promise<number> {
   const target = config.baseUrl ?? 'the embedded reference'
   io.out(`Dry run: nothing is sent to ${target}.`)
   io.out(
-    `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirementFilter.length ? `, requirements ${config.requirementFilter.join(',')}` : ''}: counted against the embedded reference holding ${config.profile === 'full' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
+    `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirements.length ? `, requirements ${config.requirements.join(',')}` : ''}: counted against the embedded reference holding ${config.profile === 'full' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
   )
   for (const [operation, count] of [...counts].sort((a, b) => a[0].localeCompare(b[0]))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
   io.out(`  ${'total'.padEnd(40)} ${counted(reference.requests.length, 'request')}`)

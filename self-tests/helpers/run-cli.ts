@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { petstoreSuite } from '../../entry-points/suite.js'
 import { parseJson } from '../../lib/http/json.js'
 import type { RunResult } from '../../lib/reports/run-result.js'
 import { runCommand } from '../../lib/run/command.js'
@@ -45,6 +46,7 @@ export async function runCli(args: readonly string[], env: Record<string, string
   const stdout: string[] = []
   const stderr: string[] = []
   const code = await runCommand(
+    petstoreSuite,
     { argv: ['--report-dir', reportDir, ...args], env: { ...(options.commandDefaults ? {} : FEWER_GENERATED_CASES), ...env }, cwd },
     { out: (line) => stdout.push(`${line}\n`), err: (line) => stderr.push(`${line}\n`) },
   )

@@ -1,8 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { type Config, ConfigError, resolveConfig } from '../../lib/run/config.js'
+import { SETTINGS, type SettingKey, type SettingValues, settingEntries } from '../../lib/settings/settings.js'
+import { renderConfigurationDoc, renderEnvExample } from '../../lib/settings/settings-docs.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
 
 function resolveWith(argv: string[], env: Record<string, string> = {}, dotenv?: string): Config {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-config-'))
@@ -85,15 +88,87 @@ describe('set-up mistakes are configuration errors, never a verdict', () => {
     expect(problemsOf(['--embedded-reference', '--base-url', 'http://127.0.0.1:1/v1'], { PETSTORE_API_KEY: 'k'.repeat(20) }).join('\n')).toMatch(/exclude each other/)
   })
 
-  test('.env.example documents every setting the configuration reads', async () => {
-    const { readFileSync } = await import('node:fs')
-    const { options } = await import('../../lib/run/config.js')
-    const { packageRoot } = await import('../../lib/spec/package-root.js')
-    const example = readFileSync(join(packageRoot, '.env.example'), 'utf8')
-    expect(
-      Object.values(options)
-        .filter((option) => !example.includes(`${option.env}=`))
-        .map((option) => option.env),
-    ).toEqual([])
+  test('docs/configuration.md and .env.example are what the settings table renders (run npm run configuration-doc after changing it)', () => {
+    expect(readFileSync(join(packageRoot, 'docs', 'configuration.md'), 'utf8')).toBe(renderConfigurationDoc())
+    expect(readFileSync(join(packageRoot, '.env.example'), 'utf8')).toBe(renderEnvExample())
+  })
+})
+
+/** One value each setting can take that is not its default, as text and as the typed API's value. */
+const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
+  baseUrl: ['http://127.0.0.1:9/v1', 'http://127.0.0.1:9/v1'],
+  apiKey: ['a-key-of-twenty-chars', 'a-key-of-twenty-chars'],
+  profile: ['smoke', 'smoke'],
+  strict: ['true', true],
+  reportDir: ['elsewhere', 'elsewhere'],
+  seed: ['7', 7],
+  requirements: ['auth/,listPets/limit-max-100', ['auth/', 'listPets/limit-max-100']],
+  numRuns: ['3', 3],
+  sequences: ['0', 0],
+  sequenceLength: ['4', 4],
+  replayPath: ['valid:1:2', 'valid:1:2'],
+  concurrency: ['2', 2],
+  timeoutMs: ['1234', 1234],
+  maxBodyBytes: ['2048', 2048],
+  maxRetries: ['1', 1],
+  maxRetryWaitMs: ['10', 10],
+  deadlineMs: ['5000', 5000],
+  consistencyWindowMs: ['0', 0],
+  categoryIds: ['1,-9223372036854775808', ['1', '-9223372036854775808']],
+  namePrefix: ['mine-', 'mine-'],
+  caFile: ['ca.pem', 'ca.pem'],
+  insecure: ['yes', true],
+  baseline: ['earlier.json', 'earlier.json'],
+  failOn: ['new', 'new'],
+  artifactsUrl: ['https://ci.example/run/1', 'https://ci.example/run/1'],
+  now: ['2031-02-03', '2031-02-03'],
+  embeddedReference: ['true', true],
+  dryRun: ['1', true],
+  quiet: ['on', true],
+}
+
+describe('every setting is defined once: a flag, a variable, a .env line and a typed API value give the same run', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'petstore-settings-'))
+  writeFileSync(join(cwd, 'ca.pem'), 'not checked here')
+  writeFileSync(join(cwd, 'earlier.json'), JSON.stringify({ formatVersion: 1, requirements: [] }))
+  const sources = { cwd, today: () => new Date('2026-01-01T00:00:00Z'), randomSeed: () => 42 }
+  const resolved = (config: Config | 'help') => {
+    if (config === 'help') throw new Error('help')
+    return config
+  }
+
+  test.for(settingEntries().map(([key]) => key))('%s', (key) => {
+    const setting = SETTINGS[key]
+    const [text, value] = SAMPLES[key]
+    // The settings a sample needs beside it (a target needs a key; a replay path needs its seed; fail-on new needs a baseline).
+    const company: Partial<Record<string, string>> = { PETSTORE_API_KEY: 'a-key-of-twenty-chars', PETSTORE_SEED: '7', PETSTORE_BASELINE: 'earlier.json' }
+    delete company[setting.env]
+    const fromFlag = resolved(resolveConfig({ ...sources, env: company, argv: [`--${setting.flag}=${text}`] }))
+    const fromVariable = resolved(resolveConfig({ ...sources, env: { ...company, [setting.env]: text } }))
+    writeFileSync(join(cwd, `${key}.env`), `${setting.env}=${text}\n`)
+    const fromFile = resolved(resolveConfig({ ...sources, env: company, argv: ['--env-file', `${key}.env`] }))
+    const fromApi = resolved(resolveConfig({ ...sources, env: company, values: { [key]: value } }))
+    const none = resolved(resolveConfig({ ...sources, env: company }))
+    const configKey = key as keyof Config
+    expect(fromFlag[configKey]).not.toEqual(none[configKey])
+    expect([fromVariable[configKey], fromFile[configKey], fromApi[configKey]]).toEqual([fromFlag[configKey], fromFlag[configKey], fromFlag[configKey]])
+  })
+
+  test('the typed API checks its values as the command checks text, and names the setting', () => {
+    const problems = (values: SettingValues) => {
+      try {
+        resolveConfig({ ...sources, env: {}, values })
+        return ''
+      } catch (error) {
+        return error instanceof ConfigError ? error.problems.join('\n') : String(error)
+      }
+    }
+    expect(problems({ timeoutMs: 0 })).toMatch(/--timeout-ms must be from 1 to 600000, got 0/)
+    expect(problems({ concurrency: 2.5 })).toMatch(/--concurrency must be from 1 to 256, got 2.5/)
+    expect(problems({ requirements: ['auth/', 'listPets/limit-'] })).toMatch(/"listPets\/limit-" names no requirement/)
+    expect(problems({ profile: 'everything' as 'full' })).toMatch(/--profile must be smoke or full/)
+    expect(problems({ baseUrl: 'http://x/v1?q=1', apiKey: 'k'.repeat(20) })).toMatch(/query string/)
+    expect(problems({ categoryIds: ['1', '9223372036854775808'] })).toMatch(/not an int64/)
+    expect(problems({ now: 'yesterday' })).toMatch(/ISO 8601/)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * The package as users install it: packed, installed into an empty folder with no dev dependencies and
- * no install scripts, then used three ways: the command (npx), the typed API, and the GitHub Action's
- * step run as the runner would, with the files it writes to.
+ * no install scripts (beside vitest, as a vendor's own project has it), then used four ways: the command
+ * (npx), the typed API, a vendor's vitest file calling conformanceSuite (`npx vitest run`), and the GitHub
+ * Action's step run as the runner would, with the files it writes to.
  */
 import { execFile, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -9,12 +10,48 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { runConformance } from '../../entry-points/index.js'
+import type { Verdict } from '../../lib/judging/verdicts.js'
+import type { RunResult } from '../../lib/reports/run-result.js'
 import { packageRoot, packageVersion } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const run = promisify(execFile)
+
+/** Three faults the vitest parity run is held to, each caught in another way: a check, a sequence, the rules of every answer. */
+const PARITY_FAULTS = ['limit-off-by-one', 'key-accepted-in-x-api-key', 'error-labelled-problem-json']
+/** How the vitest entry titles a requirement judged on the whole run. */
+const RUN_WIDE_TITLE_END = ', judged on every answer of the run'
+/** The same seed and numbers of generated cases for both runners. */
+const PARITY_SETTINGS = { seed: 11, numRuns: 5, sequences: 2 }
+
+interface OutcomeRow {
+  path: string
+  title: string
+  state: 'passed' | 'failed' | 'skipped' | 'pending'
+  note?: string
+  error?: string
+  annotations: Array<{ type: string; message: string }>
+}
+
+/** A requirement's verdict as its tests show it: a failed test fails it; then a warning, an INFO note, a pass; all skipped is inconclusive. */
+function verdictsOfTests(rows: readonly OutcomeRow[]): Map<string, Verdict> {
+  const byId = new Map<string, OutcomeRow[]>()
+  for (const row of rows) {
+    const id = /^\[([^\]]+)\]/.exec(row.title)?.[1]
+    if (id) byId.set(id, [...(byId.get(id) ?? []), row])
+  }
+  const verdictOf = (tests: OutcomeRow[]): Verdict => {
+    if (tests.some((test) => test.state === 'failed')) return 'fail'
+    if (tests.some((test) => test.annotations.some((note) => note.type === 'warning'))) return 'warn'
+    if (tests.some((test) => test.annotations.some((note) => note.type === 'info'))) return 'info'
+    if (tests.some((test) => test.state === 'passed')) return 'pass'
+    return 'inconclusive'
+  }
+  return new Map([...byId].map(([id, tests]) => [id, verdictOf(tests)]))
+}
 const startTarget = useTargets()
 const folder = mkdtempSync(join(tmpdir(), 'petstore-package-'))
 const installed = join(folder, 'install')
@@ -33,7 +70,9 @@ beforeAll(async () => {
   tarball = join(folder, JSON.parse(stdout)[0].filename)
   mkdirSync(installed)
   writeFileSync(join(installed, 'package.json'), '{ "name": "a-user-of-the-suite", "private": true, "type": "module" }\n')
-  await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: installed, env: bare() })
+  // vitest at the version this project tests with: the peer dependency of petstore-conformance/vitest, from npm's cache.
+  const vitest = `vitest@${JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version}`
+  await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest], { cwd: installed, env: bare() })
 }, 120_000)
 
 describe('the package, installed from its tarball alone', () => {
@@ -43,8 +82,10 @@ describe('the package, installed from its tarball alone', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'dist/cli/main.js',
-        'dist/lib/run/public-api.js',
-        'dist/lib/run/public-api.d.ts',
+        'dist/entry-points/index.js',
+        'dist/entry-points/index.d.ts',
+        'dist/entry-points/vitest.js',
+        'dist/entry-points/vitest.d.ts',
         'schemas/results.schema.json',
         'schemas/openapi.json',
         'action.yml',
@@ -104,6 +145,91 @@ console.log(JSON.stringify({ headline: results.headline.text, exitCode: results.
     expect(answer).toMatchObject({ headline: 'CONFORMANT', exitCode: 0 })
     expect(answer.passed).toBeGreaterThan(5)
     expect(answer.refused).toMatch(/is not a URL/)
+  })
+
+  test("a vendor's vitest project: conformanceSuite runs every check as a test through npx vitest run, with the verdicts of the command", async () => {
+    // The reference and three faulty variants, each twice with the same empty store: once for each runner.
+    const variants = [undefined, ...PARITY_FAULTS.map((name) => faults.find((fault) => fault.name === name))]
+    const forVitest = await Promise.all(variants.map((variant) => startTarget(variant ? { variant } : {})))
+    const forCommand = await Promise.all(variants.map((variant) => startTarget(variant ? { variant } : {})))
+    const names = variants.map((variant) => variant?.name ?? 'reference')
+    writeFileSync(
+      join(installed, 'conformance.test.js'),
+      `import { conformanceSuite } from 'petstore-conformance/vitest'
+for (const target of JSON.parse(process.env.TARGETS)) {
+  conformanceSuite({ title: target.name, baseUrl: target.baseUrl, apiKey: process.env.SERVICE_KEY, profile: 'full', ...${JSON.stringify(PARITY_SETTINGS)}, reportDir: 'reports/' + target.name })
+}
+`,
+    )
+    writeFileSync(
+      join(installed, 'outcome-reporter.js'),
+      `import { writeFileSync } from 'node:fs'
+export default class OutcomeReporter {
+  rows = []
+  onTestCaseResult(testCase) {
+    const result = testCase.result()
+    this.rows.push({ path: testCase.fullName, title: testCase.name, state: result.state, note: result.note, error: result.errors?.[0]?.message, annotations: testCase.annotations().map(({ type, message }) => ({ type, message })) })
+  }
+  onTestRunEnd() { writeFileSync(process.env.OUTCOMES, JSON.stringify(this.rows)) }
+}
+`,
+    )
+    const targets = JSON.stringify(forVitest.map((target, index) => ({ name: names[index], baseUrl: target.baseUrl })))
+    const vitestRun = run('npx', ['vitest', 'run', '--reporter=./outcome-reporter.js'], {
+      cwd: installed,
+      env: bare({ TARGETS: targets, SERVICE_KEY: API_KEY, OUTCOMES: 'outcomes.json' }),
+      maxBuffer: 16 * 2 ** 20,
+    }).then(
+      () => 0,
+      (error: { code: number; stderr: string }) => error.code,
+    )
+    const commandRuns = await Promise.all(forCommand.map((target) => runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', ...PARITY_SETTINGS })))
+    // Three faulty variants: a failed MUST fails the vitest run, as it fails the command.
+    expect(await vitestRun).toBe(1)
+    const rows: OutcomeRow[] = JSON.parse(readFileSync(join(installed, 'outcomes.json'), 'utf8'))
+    names.forEach((name, index) => {
+      const command = commandRuns[index] as RunResult
+      const own = rows.filter((row) => row.path.startsWith(`${name} > `))
+      const fromVitest = verdictsOfTests(own)
+      const fromCommand = new Map(command.requirements.filter((result) => fromVitest.has(result.id)).map((result) => [result.id, result.verdict]))
+      expect({ name, verdicts: Object.fromEntries(fromVitest) }).toEqual({ name, verdicts: Object.fromEntries(fromCommand) })
+      // Check by check: the reasons of the skipped tests are the reasons the command gives for its inconclusive checks.
+      const skipReasons = new Map<string, string[]>()
+      for (const row of own) {
+        const id = /^\[([^\]]+)\]/.exec(row.title)?.[1] ?? ''
+        if (row.state === 'skipped' && !row.title.endsWith(RUN_WIDE_TITLE_END))
+          skipReasons.set(id, [...new Set([...(skipReasons.get(id) ?? []), (row.note ?? '').replace(/^inconclusive: /, '')])])
+      }
+      const checkIds = new Set(own.filter((row) => !row.title.endsWith(RUN_WIDE_TITLE_END)).map((row) => /^\[([^\]]+)\]/.exec(row.title)?.[1]))
+      const commandReasons = command.requirements.filter((result) => checkIds.has(result.id) && result.verdict !== 'inconclusive' && result.reasons.length > 0)
+      expect(Object.fromEntries(commandReasons.map((result) => [result.id, [...(skipReasons.get(result.id) ?? [])].sort()]))).toEqual(
+        Object.fromEntries(commandReasons.map((result) => [result.id, [...result.reasons].sort()])),
+      )
+      // Every requirement the command judged has a test; the others cannot be tested.
+      for (const result of command.requirements) if (!fromVitest.has(result.id)) expect(result.verdict).toBe('untestable')
+      // The reports the vitest run wrote say what its tests say.
+      const written: RunResult = JSON.parse(readFileSync(join(installed, 'reports', name, 'results.json'), 'utf8'))
+      expect(new Map(written.requirements.filter((result) => fromVitest.has(result.id)).map((result) => [result.id, result.verdict]))).toEqual(fromVitest)
+      expect(written.exitCode).toBe(command.exitCode)
+    })
+    expect(commandRuns.map((result) => result.headline.text)).toEqual(['CONFORMANT', 'NON-CONFORMANT', 'NON-CONFORMANT', 'NON-CONFORMANT'])
+    // A failure reads as the command's lines; an inconclusive check is skipped with its reason; a SHOULD warning passes, annotated.
+    const failed = rows.filter((row) => row.state === 'failed')
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed.some((row) => /^MUST: .*\nreproduce: curl /s.test(row.error ?? ''))).toBe(true)
+    expect(rows.filter((row) => row.state === 'skipped').every((row) => /^inconclusive: ./.test(row.note ?? ''))).toBe(true)
+    // -t picks tests by requirement id: only those run; the others are skipped by vitest, not judged.
+    const filtered = await run('npx', ['vitest', 'run', '-t', 'listPets/limit-max-100', '--reporter=./outcome-reporter.js'], {
+      cwd: installed,
+      env: bare({ TARGETS: JSON.stringify([{ name: 'reference', baseUrl: forVitest[0]?.baseUrl }]), SERVICE_KEY: API_KEY, OUTCOMES: 'filtered.json' }),
+    }).then(
+      () => 0,
+      () => 1,
+    )
+    expect(filtered).toBe(0)
+    const ran: OutcomeRow[] = JSON.parse(readFileSync(join(installed, 'filtered.json'), 'utf8'))
+    expect(ran.filter((row) => row.state !== 'skipped').map((row) => row.title.slice(0, 25))).toEqual(expect.arrayContaining(['[listPets/limit-max-100] ']))
+    expect(ran.filter((row) => row.state !== 'skipped').every((row) => row.title.startsWith('[listPets/limit-max-100]'))).toBe(true)
   })
 
   test('the GitHub Action: its step installs the packaged command, runs it, fills the job summary and sets the outputs', async () => {

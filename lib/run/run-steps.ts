@@ -1,0 +1,139 @@
+/**
+ * The steps of a run after it is open (run-session.ts): run the checks, judge them, and finish (print and
+ * write the reports). Each takes the session; the command, the typed API and the vitest entry compose them.
+ */
+import type { CheckReport } from '../checks/check-result.js'
+import { lagReport } from '../checks/consistency.js'
+import type { CheckDefinition } from '../checks/registry.js'
+import { type RunChecksOptions, runChecks } from '../checks/runner.js'
+import { alarmLine, type StallAlarm, watchStalls } from '../checks/watchdog.js'
+import { RunStop } from '../http/client.js'
+import { compareWithBaseline } from '../judging/baseline.js'
+import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
+import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
+import type { RunResult } from '../reports/run-result.js'
+import { writeReports } from '../reports/write-reports.js'
+import { isSelected } from '../spec/catalogue.js'
+import { assembleRun } from './assemble-run.js'
+import { CANCELLED, type Ending, type RunIo, type RunSession } from './run-session.js'
+
+/** What the checks step gives back: a report per check, and what the watchdog saw. */
+export interface Checked {
+  reports: CheckReport[]
+  alarms: StallAlarm[]
+}
+
+export interface CheckStepOptions {
+  /** Called as each check ends, with how many have ended. */
+  onProgress?: RunChecksOptions['onProgress']
+  /** Called with each check's report as it ends (the vitest entry hands each to its test). */
+  onReport?: RunChecksOptions['onReport']
+}
+
+/** Run the given checks (those the requirement filter selects) within the run's stop, with the watchdog on. */
+export async function runCheckStep(session: RunSession, definitions: readonly CheckDefinition[], options: CheckStepOptions = {}): Promise<Checked> {
+  const { config, client, state, started } = session
+  const watchdog = watchStalls(state.pending, client, { timeoutMs: config.timeoutMs, started, onAlarm: (alarm) => session.err(alarmLine(alarm)) })
+  let reports: CheckReport[]
+  let alarms: StallAlarm[]
+  try {
+    reports = await runChecks(definitions, state, { filter: config.requirements, stop: session.stop, ...options })
+  } finally {
+    alarms = watchdog.stop()
+  }
+  // The answers the checks shared (the survey, requests several checks judged) are no longer needed: the
+  // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
+  state.release()
+  if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
+  return { reports, alarms }
+}
+
+/** From the check reports to the requirement verdicts and the exit code, the baseline compared and a stop accounted for. */
+export function judgeRun(session: RunSession, checked: Checked): Ending {
+  const { config, started } = session
+  const stopped = session.stop.reason instanceof RunStop ? session.stop.reason : undefined
+  const cancelled = stopped?.kind === 'cancelled'
+  const harnessErrors = stopped
+    ? [
+        cancelled
+          ? `${stopped.message} after ${((Date.now() - started) / 1000).toFixed(1)} s; checks not finished by then are inconclusive`
+          : `the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`,
+      ]
+    : []
+  const judged = judgeAll(checked.reports, new Date(config.now), config.requirements)
+  const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
+  const requirements = compared?.results ?? judged
+  return {
+    exitCode: exitCodeOf(requirements, config.strict, harnessErrors.length > 0, config.failOn === 'new'),
+    requirements,
+    reports: checked.reports,
+    harnessErrors,
+    seeding: session.seeding,
+    ...(cancelled ? { stopReason: CANCELLED } : {}),
+    ...(checked.alarms.length > 0 ? { watchdog: checked.alarms } : {}),
+    ...(compared ? { baseline: compared.summary } : {}),
+  }
+}
+
+export interface FinishOptions {
+  /** Write results.json, junit.xml, summary.md and report.html to the report directory (default true). */
+  writeReports?: boolean
+}
+
+/** The exit code, and the run's results when the target could be judged at all. */
+export interface RunOutcome {
+  exitCode: number
+  result?: RunResult
+}
+
+/** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
+export async function finishRun(session: RunSession, ending: Ending, options: FinishOptions = {}): Promise<RunOutcome> {
+  const { config, out, err } = session
+  const { reports, ...facts } = ending
+  const run = assembleRun({
+    ...facts,
+    baseUrl: session.baseUrl,
+    embeddedReference: session.reference !== undefined,
+    profile: config.profile,
+    profileReason: config.profileReason,
+    strict: config.strict,
+    failOn: config.failOn,
+    seed: config.seed,
+    started: session.started,
+    today: config.now,
+    requirementFilter: config.requirements,
+    requestsSent: session.client.requestCount,
+    ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
+  })
+  if (ending.requirements) {
+    out('')
+    out(renderRequirementLines(run.requirements, run.rootCauses))
+  }
+  if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
+  for (const error of run.harnessErrors) err(`Harness error: ${error}`)
+  if (options.writeReports ?? true) {
+    const files = await writeReports(config.reportDir, run, reports ?? [], session.redact)
+    out('')
+    out(`Reports: ${files.join(', ')}`)
+  }
+  if (run.rootCauses.length > 0) out(renderRootCauses(run))
+  if (run.baseline) out(renderBaselineTally(run))
+  out(renderSummary(run))
+  return { exitCode: ending.exitCode, result: run }
+}
+
+/** Progress on stderr during the checks: what is being judged, done/total, elapsed; at most one line every 2 s. */
+export function progressReporter(io: RunIo, started: number, quiet: boolean): { update: (done: number, total: number, title: string) => void; end: () => void } {
+  let last = Date.now()
+  const show = io.status ?? io.err
+  return {
+    update: (done, total, title) => {
+      if (quiet || Date.now() - last < 2_000 || done === total) return
+      last = Date.now()
+      show(`progress: ${done}/${total} checks, ${((Date.now() - started) / 1000).toFixed(0)} s, judging ${/^\[([^\]]+)\]/.exec(title)?.[1] ?? title}`)
+    },
+    end: () => {
+      if (!quiet) io.status?.('')
+    },
+  }
+}
