@@ -3,7 +3,7 @@
  * asserted nothing can never be reported as a pass. Failures carry what was expected and what came back;
  * the evidence of the exchanges is attached by the check machinery.
  */
-import type { CaseFailure } from '../data/generated-cases.js'
+import type { CaseFailure } from '../data/live-property.js'
 import type { Exchange, RecordedResponse } from '../http/client.js'
 import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'

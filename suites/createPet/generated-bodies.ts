@@ -7,7 +7,7 @@ import { describeAnswer, failureOf } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
-import { type CaseOutcome, GeneratedCases, SHRINK_CANDIDATES_PER_PROPERTY, type ShrunkFailure } from '../../lib/data/generated-cases.js'
+import { LiveProperty, type PropertyOutcome, type Shrunk } from '../../lib/data/live-property.js'
 import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { responseObject } from '../../lib/http/client.js'
@@ -22,6 +22,14 @@ type GeneratedRequirement = ValidBodyRequirement | InvalidBodyRequirement
 
 /** New cases one shrink may send (each a POST, and a GET or a list): enough to bring a 3000-character name down to its shortest failing length. */
 const SHRINK_BUDGET = 150
+/** Most candidates one shrink tries, sent or answered from memory. */
+const SHRINK_CANDIDATES_PER_PROPERTY = 300
+
+/** What one generated case showed: the requirements it could decide and those it broke, and the exact body sent, for the report. */
+export interface CaseOutcome<K extends string> extends PropertyOutcome<K> {
+  decided: K[]
+  sent: string
+}
 const COUNTEREXAMPLE_CHARS = 2_000
 
 /** A valid case in words; a short name is also spelled out in code points, since some are invisible. */
@@ -142,7 +150,7 @@ async function evaluateInvalid(api: PetstoreApi, searches: RefusedPetSearches, i
 /** One property: its name (the first part of a replay path) and its cases. */
 export interface NamedProperty<T, K extends string> {
   name: string
-  cases: GeneratedCases<T, K>
+  cases: LiveProperty<T, K, CaseOutcome<K>>
 }
 
 /** Send a property's cases, or, when replaying, only the one case the replay path names (other properties send nothing). */
@@ -164,8 +172,9 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
         (exchange) => exchange.response?.status === 200,
         api,
       )
-    const cases = new GeneratedCases<ValidNewPet, ValidBodyRequirement>({
-      arbitrary: validNewPetArbitrary({ categoryIds: check.context.categoryIds }),
+    const arbitrary = validNewPetArbitrary({ categoryIds: check.context.categoryIds })
+    const cases = new LiveProperty<ValidNewPet, ValidBodyRequirement, CaseOutcome<ValidBodyRequirement>>({
+      arbitrary: () => arbitrary,
       seed: check.context.seed,
       numRuns: check.context.numRuns,
       // Every case in flight: the HTTP client still bounds requests to --concurrency, and a case waiting
@@ -173,8 +182,8 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
       concurrency: Math.max(check.context.concurrency, check.context.numRuns),
       key: renderValidNewPet,
       evaluate: (pet) => evaluateValid(api, pet, checkGet ? readBack : undefined),
-      shrinkBudget: SHRINK_BUDGET,
-      stop: check.stop,
+      cost: () => 1,
+      shrinkBudget: { requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES_PER_PROPERTY, stop: check.stop },
     })
     return [await run(check, { name: 'valid', cases })]
   })
@@ -201,8 +210,8 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
     const arbitraries = invalidNewPetArbitraries({ categoryIds: check.context.categoryIds })
     const properties = NEW_PET_RULES.map((rule) => ({
       name: rule,
-      cases: new GeneratedCases<InvalidNewPet, InvalidBodyRequirement>({
-        arbitrary: arbitraries[rule],
+      cases: new LiveProperty<InvalidNewPet, InvalidBodyRequirement, CaseOutcome<InvalidBodyRequirement>>({
+        arbitrary: () => arbitraries[rule],
         seed: check.context.seed,
         numRuns: casesPerRule(check.context.numRuns),
         concurrency: check.context.concurrency,
@@ -211,8 +220,8 @@ export function invalidBodyProperties(check: Check): Promise<Array<NamedProperty
           sent += 1
           return evaluateInvalid(api, searches, invalid, { name: check.petName(`generated-invalid-${sent}`), categoryId: markerBase + BigInt(sent) })
         },
-        shrinkBudget: SHRINK_BUDGET,
-        stop: check.stop,
+        cost: () => 1,
+        shrinkBudget: { requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES_PER_PROPERTY, stop: check.stop },
       }),
     }))
     // The rules' cases go out together; the HTTP client's bound on requests in flight holds across all of them.
@@ -238,7 +247,7 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
   const replaying = check.context.replayPath !== undefined
   const broken = properties.filter(({ cases }) => cases.outcomes.some((outcome) => outcome.failures[requirementId]))
   const first = broken[0]
-  let shrunk: ShrunkFailure<K> | undefined
+  let shrunk: Shrunk<T, K, CaseOutcome<K>> | undefined
   if (first && !replaying) {
     shrunk = await check.once(`generated:shrink:${requirementId}:${first.name}`, () => first.cases.shrink(requirementId))
     if (shrunk) check.adopt(shrunk.outcome.exchanges)

@@ -1,16 +1,20 @@
 /**
- * The commands of a sequence (fast-check `AsyncCommand`s over the model and the target) and the arbitrary
- * that draws them: creates (one pet, or several at once, valid bodies with and without status and category
- * ids across int64), lists (every combination of status and limit the policy names, out-of-range limits
- * included) and gets (of a pet the sequence created, of one it listed, of an id no pet is known to hold).
- * A read-only arbitrary, for the smoke profile, draws only lists and gets.
+ * The commands of a sequence (fast-check \`AsyncCommand\`s over the model and the target, each in commands/
+ * with its own precondition, run and postcondition) and the arbitrary that draws them: creates (one pet, or
+ * several at once, valid bodies with and without status and category ids across int64), lists (every
+ * combination of status and limit the policy names, out-of-range limits included) and gets (of a pet the
+ * sequence created, of one it listed, of an id no pet is known to hold). A read-only arbitrary, for the
+ * smoke profile, draws only lists and gets. After the commands, the sweep reads every created pet in every view.
  */
 import fc from 'fast-check'
-import { type NewPetArbitraryOptions, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
+import { type NewPetArbitraryOptions, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { INT64_MAX } from '../../lib/http/int64.js'
 import { PET_STATUSES } from '../../lib/spec/petstore-api.js'
-import { type ListRequest, listWords, type SentPet, type SequenceTarget } from './sequence-target.js'
-import { StoreModel } from './store-model.js'
+import { CreatePets } from './commands/create-pets.js'
+import { GetKnownPet, GetUnknownPet, readKnownPet } from './commands/get-pet.js'
+import { ListPets } from './commands/list-pets.js'
+import type { SequenceTarget } from './sequence-target.js'
+import type { StoreModel } from './store-model.js'
 
 export type SequenceCommand = fc.AsyncCommand<StoreModel, SequenceTarget>
 
@@ -21,82 +25,15 @@ export interface CommandOptions extends NewPetArbitraryOptions {
   length: number
 }
 
-/** A generated pet as sent: the run's prefix, then the generated name. */
-function sentPet(pet: ValidNewPet, namePrefix: string): SentPet {
-  const tagged = { ...pet, name: `${namePrefix}${pet.name}` }
-  return { name: tagged.name, categoryId: pet.categoryId, ...(pet.status !== undefined ? { status: pet.status } : {}), body: renderValidNewPet(tagged) }
-}
-
-function petWords(pet: ValidNewPet): string {
-  return `{name ${JSON.stringify(pet.name.length > 24 ? `${pet.name.slice(0, 24)}…` : pet.name)}, categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'point-zero' ? '.0' : ''}, status ${pet.status ?? '(none)'}}`
-}
-
-class CreatePets implements SequenceCommand {
-  constructor(private readonly pets: readonly ValidNewPet[]) {}
-  check(): boolean {
-    return true
-  }
-  async run(model: StoreModel, target: SequenceTarget): Promise<void> {
-    if (!target.affords(model, this.pets.length, this.pets.length)) return target.skip(this.toString())
-    target.outcome.steps.push(this.toString())
-    await target.create(
-      model,
-      this.pets.map((pet) => sentPet(pet, target.namePrefix)),
-    )
-  }
-  toString(): string {
-    return this.pets.length === 1 ? `create ${petWords(this.pets[0] as ValidNewPet)}` : `create at once ${this.pets.map(petWords).join(' and ')}`
-  }
-}
-
-class ListPets implements SequenceCommand {
-  constructor(private readonly query: ListRequest) {}
-  check(): boolean {
-    return true
-  }
-  async run(model: StoreModel, target: SequenceTarget): Promise<void> {
-    if (!target.affords(model, 1)) return target.skip(this.toString())
-    target.outcome.steps.push(this.toString())
-    await target.list(model, this.query)
-  }
-  toString(): string {
-    return `list ${listWords(this.query).slice('GET '.length)}`
-  }
-}
-
-/** GET of a pet the model holds, picked by a drawn index among those the sequence created (or listed). */
-class GetKnownPet implements SequenceCommand {
-  constructor(
-    private readonly among: 'created' | 'listed',
-    private readonly index: number,
-  ) {}
-  check(model: Readonly<StoreModel>): boolean {
-    return model[this.among].length > 0
-  }
-  async run(model: StoreModel, target: SequenceTarget): Promise<void> {
-    if (!target.affords(model, 1)) return target.skip(this.toString())
-    const id = StoreModel.pick(model[this.among], this.index)
-    target.outcome.steps.push(`${this.toString()}: pet ${id}`)
-    if (id !== undefined && target.getPetInService) await target.getKnown(model, id)
-  }
-  toString(): string {
-    return `get the ${this.among} pet #${this.index}`
-  }
-}
-
-class GetUnknownPet implements SequenceCommand {
-  constructor(private readonly id: bigint) {}
-  check(model: Readonly<StoreModel>): boolean {
-    return !model.pets.has(this.id)
-  }
-  async run(model: StoreModel, target: SequenceTarget): Promise<void> {
-    if (!target.affords(model, 1)) return target.skip(this.toString())
-    target.outcome.steps.push(this.toString())
-    if (target.getPetInService) await target.getUnknown(model, this.id)
-  }
-  toString(): string {
-    return `get unknown id ${this.id}`
-  }
+/**
+ * After the commands: every created pet read by GET (within the window, all at once, so a lagging store costs
+ * one wait), and every status they show listed complete, so each is seen in every view.
+ */
+export async function sweep(model: StoreModel, target: SequenceTarget): Promise<void> {
+  if (target.brokenTransport) return
+  if (target.getPetInService) await Promise.all(model.created.map((id) => readKnownPet(model, target, id, true)))
+  const shown = new Set(model.created.map((id) => model.pets.get(id)?.view.status))
+  await Promise.all(PET_STATUSES.filter((status) => shown.has(status)).map((status) => new ListPets({ status, limit: 100 }, true).run(model, target)))
 }
 
 /** Limits: none (the default page), the landmarks 1, 20, 21, 99 and 100, any of 1..100, and out of range. */
@@ -116,7 +53,7 @@ const unknownIdArbitrary: fc.Arbitrary<SequenceCommand> = fc.bigInt({ min: 2n **
 
 const index = fc.nat({ max: 99 })
 
-/** Sequences of at most `length` commands; `replayPath` replays a shrunk sequence (see lib/data/command-sequences.ts). */
+/** Sequences of at most `length` commands; `replayPath` replays a shrunk sequence (see lib/data/live-property.ts). */
 export function commandsArbitrary(options: CommandOptions, replayPath?: string): fc.Arbitrary<Iterable<SequenceCommand>> {
   const pet = validNewPetArbitrary(options)
   const reads: Array<fc.WeightedArbitrary<SequenceCommand>> = [

@@ -1,6 +1,6 @@
 import { describe, test } from '../../lib/checks/registry.js'
 import { requireGetPetInService } from '../fixtures.js'
-import type { SequenceRequirement } from './sequence-target.js'
+import type { SequenceRequirement } from './sequence-outcome.js'
 import { judgeSequences } from './sequences.js'
 
 /** What each requirement means within a sequence; every one is judged on every answer that bears on it. */

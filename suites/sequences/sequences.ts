@@ -6,23 +6,27 @@
 import fc from 'fast-check'
 import type { Check } from '../../lib/checks/check.js'
 import { curlScript } from '../../lib/checks/evidence.js'
-import { CommandSequences, type SequenceOutcome, SHRINK_CANDIDATES, type ShrunkSequence } from '../../lib/data/command-sequences.js'
+import { LiveProperty, type Shrunk } from '../../lib/data/live-property.js'
+import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import { excerpt } from '../../lib/http/excerpt.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
-import { commandsArbitrary, type SequenceCommand } from './commands.js'
-import { requestCapOf, type SequenceRequirement, SequenceTarget } from './sequence-target.js'
+import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
+import type { SequenceOutcome, SequenceRequirement } from './sequence-outcome.js'
+import { requestCapOf, SequenceTarget } from './sequence-target.js'
 import { StoreModel } from './store-model.js'
 
 /** The property name a sequence's replay path starts with: `sequences:3:1:0@B:A`. */
 export const SEQUENCES_PROPERTY = 'sequences'
 /** Requests all shrinks of a run may send together: a few dozen re-runs of a short sequence. */
 const SHRINK_BUDGET = 150
+/** Most shrink candidates all shrinks of a run try together, sent or not (a candidate whose commands all fail their preconditions sends nothing). */
+export const SHRINK_CANDIDATES = 400
 const NUMBERED_EXCHANGES = 60
 const ANSWER_CHARS = 240
 
 export interface SequenceRun {
-  sequences: CommandSequences<SequenceCommand, SequenceRequirement>
+  sequences: LiveProperty<Iterable<SequenceCommand>, SequenceRequirement, SequenceOutcome>
   /** The path of the one sequence this run replays (--replay-path sequences:…); '' when it replays a generated case; undefined when it replays nothing. */
   replay: string | undefined
 }
@@ -34,25 +38,28 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
     const { context } = check
     const options = { writes: !check.isReadOnly, length: context.sequenceLength, categoryIds: context.categoryIds }
     let runs = 0
-    const sequences = new CommandSequences<SequenceCommand, SequenceRequirement>({
-      commands: (replayPath) => commandsArbitrary(options, replayPath),
+    const count = Math.max(1, context.sequences)
+    const sequences = new LiveProperty<Iterable<SequenceCommand>, SequenceRequirement, SequenceOutcome>({
+      arbitrary: (replayPath) => commandsArbitrary(options, replayPath),
       seed: context.seed,
-      sequences: Math.max(1, context.sequences),
-      shrinkBudget: SHRINK_BUDGET,
-      stop: check.stop,
-      run: async (commands) => {
+      numRuns: count,
+      // Every sequence at once: the commands within one run one after another, and the HTTP client bounds the requests in flight.
+      concurrency: count,
+      // One budget for every shrink of the run, in requests sent.
+      cost: (outcome) => outcome.exchanges.length,
+      shrinkBudget: new ShrinkBudget({ requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES, stop: check.stop }),
+      evaluate: async (commands) => {
         runs += 1
         const target = new SequenceTarget({
           namePrefix: `${check.petName(`seq${runs}`)} `,
           api: (record) => api.recording(record),
           eventually: (what, read, found) => check.eventually(what, () => read(), found, api),
-          surveyed: survey.pets,
           getPetInService: !getPetRemoved(check),
           requestCap: requestCapOf(context.sequenceLength),
         })
-        const model = new StoreModel()
+        const model = new StoreModel(survey.pets)
         await fc.asyncModelRun(() => ({ model, real: target }), commands)
-        await target.sweep(model)
+        await sweep(model, target)
         return target.outcome
       },
     })
@@ -88,12 +95,12 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
   check.require(sequences.outcomes.length > 0, replaying ? `the replay path ${check.context.replayPath} names no sequence` : 'no sequence ran (--sequences 0)')
   check.adopt(sequences.exchanges)
   const broken = sequences.outcomes.find((outcome) => outcome.failures[requirementId])
-  let shrunk: ShrunkSequence<SequenceRequirement> | undefined
+  let shrunk: Shrunk<Iterable<SequenceCommand>, SequenceRequirement, SequenceOutcome> | undefined
   if (broken && !replaying) {
     shrunk = await check.once(`sequences:shrink:${requirementId}`, () => sequences.shrink(requirementId))
     check.adopt(sequences.exchanges)
   }
-  const shown: SequenceOutcome<SequenceRequirement> | undefined = shrunk?.outcome ?? broken
+  const shown: SequenceOutcome | undefined = shrunk?.outcome ?? broken
   const failure = shown?.failures[requirementId]
   const path = shrunk?.path ?? replay ?? ''
   const note = shrunk

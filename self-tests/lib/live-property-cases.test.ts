@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { type CaseOutcome, GeneratedCases } from '../../lib/data/generated-cases.js'
+import { LiveProperty, type PropertyOutcome } from '../../lib/data/live-property.js'
+
+type CaseOutcome<K extends string> = PropertyOutcome<K> & { decided: K[]; sent: string }
 
 type Kind = 'small'
 
@@ -9,13 +11,15 @@ function property(seed: number, shrinkBudget = 500, max = 100_000) {
   const calls: number[] = []
   let inFlight = 0
   let peak = 0
-  const cases = new GeneratedCases<number, Kind>({
-    arbitrary: fc.integer({ min: 0, max }),
+  const arbitrary = fc.integer({ min: 0, max })
+  const cases = new LiveProperty<number, Kind, CaseOutcome<Kind>>({
+    arbitrary: () => arbitrary,
     seed,
     numRuns: 40,
     concurrency: 4,
     key: String,
-    shrinkBudget,
+    cost: () => 1,
+    shrinkBudget: { requests: shrinkBudget, candidates: 300 },
     evaluate: async (value): Promise<CaseOutcome<Kind>> => {
       calls.push(value)
       inFlight += 1

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { CommandSequences, type SequenceOutcome, SHRINK_CANDIDATES } from '../../lib/data/command-sequences.js'
+import { LiveProperty, type PropertyOutcome } from '../../lib/data/live-property.js'
+import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 
 /**
@@ -11,8 +12,16 @@ type Kind = 'toy/no-big-second-add'
 interface Toy {
   adds: number
 }
+/** Most candidates the toy's shrinks try together unless a test says otherwise (the suite's sequences use 400). */
+const SHRINK_CANDIDATES = 400
+
+interface ToyOutcome extends PropertyOutcome<Kind> {
+  decided: Set<Kind>
+  steps: string[]
+}
+
 interface Real {
-  outcome: SequenceOutcome<Kind>
+  outcome: ToyOutcome
 }
 
 const request = () => ({}) as OperationExchange
@@ -61,20 +70,21 @@ function toySequences(options: {
   shrinkCandidates?: number
 }) {
   const runs: string[][] = []
-  const sequences = new CommandSequences<fc.AsyncCommand<Toy, Real>, Kind>({
-    commands: (replayPath) =>
+  const count = options.sequences ?? 20
+  const sequences = new LiveProperty<Iterable<fc.AsyncCommand<Toy, Real>>, Kind, ToyOutcome>({
+    arbitrary: (replayPath) =>
       fc.commands([fc.integer({ min: 0, max: 100 }).map((value) => new Add(value, options.addsSend ?? true)), fc.constant(new Reset())], {
         maxCommands: 8,
         size: 'max',
         ...(replayPath !== undefined ? { replayPath } : {}),
       }),
     seed: options.seed,
-    sequences: options.sequences ?? 20,
-    shrinkBudget: options.shrinkBudget ?? 10_000,
-    stop: options.stop,
-    ...(options.shrinkCandidates !== undefined ? { shrinkCandidates: options.shrinkCandidates } : {}),
-    run: async (commands) => {
-      const real: Real = { outcome: { decided: new Set(), failures: {}, exchanges: [], steps: [], notes: [] } }
+    numRuns: count,
+    concurrency: count,
+    cost: (outcome) => outcome.exchanges.length,
+    shrinkBudget: new ShrinkBudget({ requests: options.shrinkBudget ?? 10_000, candidates: options.shrinkCandidates ?? SHRINK_CANDIDATES, stop: options.stop }),
+    evaluate: async (commands) => {
+      const real: Real = { outcome: { decided: new Set(), failures: {}, exchanges: [], steps: [] } }
       await fc.asyncModelRun(() => ({ model: { adds: 0 }, real }), commands)
       // A racy target: only the first runs of a failing sequence show the fault, so every shrink candidate holds.
       if (options.failOnlyFirst && runs.length >= (options.sequences ?? 20) + 1) real.outcome.failures = {}
@@ -114,7 +124,7 @@ describe('model-based sequences: run, shrink, replay', () => {
     const replaying = toySequences({ seed: 7 })
     const replayed = await replaying.sequences.replay(shrunk?.path ?? '')
     expect(replaying.runs).toEqual([['add(0)', 'add(51)']])
-    expect(replayed.failures['toy/no-big-second-add']?.message).toBe('add(51) after 1 adds')
+    expect(replayed.outcome.failures['toy/no-big-second-add']?.message).toBe('add(51) after 1 adds')
   })
 
   test('shrinking stops when its request budget is spent, and says so', async () => {
