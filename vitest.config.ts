@@ -6,8 +6,8 @@ export default defineConfig({
     include: ['self-tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Three workers on two cores: several files mostly wait (lagging targets, Retry-After, child processes), and a third keeps both cores busy meanwhile.
-    maxWorkers: 3,
+    // Four workers on two cores: several files mostly wait (lagging targets, Retry-After, child processes, npm), and the others keep both cores busy meanwhile.
+    maxWorkers: 4,
     // Self-tests share no module state that one file could spoil for another (checks register once, targets
     // are closed per test), so each worker imports the project once instead of once per file.
     pool: 'threads',

@@ -66,6 +66,21 @@ describe('the layers of the code', () => {
     expect(upward).toEqual([])
   })
 
+  test('the command and the typed API never load vitest: only entry-points/vitest.ts imports it, and nothing shipped imports that', () => {
+    const importsVitest = (file: string) => /from 'vitest'/.test(readFileSync(join(packageRoot, file), 'utf8'))
+    const shipped = [...graph.keys()].filter((file) => /^(lib|cli|entry-points|suites|reference)\//.test(file))
+    expect(shipped.filter(importsVitest)).toEqual(['entry-points/vitest.ts'])
+    const reached = new Set<string>()
+    const visit = (file: string): void => {
+      if (reached.has(file)) return
+      reached.add(file)
+      for (const target of graph.get(file) ?? []) visit(target)
+    }
+    visit('cli/main.ts')
+    visit('entry-points/index.ts')
+    expect([...reached].filter((file) => file === 'entry-points/vitest.ts' || importsVitest(file))).toEqual([])
+  })
+
   test('imports point only down: each layer imports itself and the layers below it', () => {
     const upward: string[] = []
     for (const [file, imports] of graph) {
