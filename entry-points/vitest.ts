@@ -33,13 +33,15 @@ export interface ConformanceSuiteOptions extends Omit<ConformanceOptions, 'write
   title?: string
 }
 
-/** A promise with its resolve at hand: each test waits on its check's report. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+/** A promise with its resolve and reject at hand: each test waits on its check's report. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
   let resolve: (value: T) => void = () => {}
-  const promise = new Promise<T>((done) => {
+  let reject: (error: unknown) => void = () => {}
+  const promise = new Promise<T>((done, fail) => {
     resolve = done
+    reject = fail
   })
-  return { promise, resolve }
+  return { promise, resolve, reject }
 }
 
 /** The titles of the tests vitest will run below a suite (a `-t` filter or `.skip` leaves the others out). */
@@ -114,6 +116,10 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
       const open = opened.session
       const checks = selectedChecks.filter((definition) => wanted.has(definition.title))
       judged = runCheckStep(open, checks, { onReport: (report) => reports.get(report.title)?.resolve(report) }).then((checked) => judgeRun(open, checked))
+      // Should the check step itself fail, every test waiting on a report fails with it at once, not at vitest's timeout.
+      judged.catch((error: unknown) => {
+        for (const pending of reports.values()) pending.reject(error)
+      })
     }, timeout)
 
     afterAll(async () => {

@@ -27,6 +27,11 @@ describe('the requirement catalogue and the suites name each other', () => {
     expect(checks.length).toBeGreaterThan(100)
   })
 
+  test('every check title is unique: vitest -t, the vitest entry and the reports name a check by its title', () => {
+    const titles = checks.map((check) => check.title)
+    expect(titles.filter((title, index) => titles.indexOf(title) !== index)).toEqual([])
+  })
+
   test('every check title starts with [id] of a requirement the catalogue has', () => {
     expect(checks.filter((check) => !isRequirementId(requirementIdOfTitle(check.title) ?? '')).map((check) => check.title)).toEqual([])
   })

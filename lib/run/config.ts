@@ -199,38 +199,22 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
   const caFile = values.caFile === undefined ? undefined : resolve(sources.cwd, values.caFile)
   if (caFile !== undefined && !readable(caFile)) problems.push(`--ca-file ${values.caFile}: the file cannot be read`)
 
-  const config: Config = {
+  // Every setting at its value or the table's default; then what the run works out from others or from where it runs.
+  const defaulted = Object.fromEntries(settingEntries().map(([key, setting]) => [key, values[key] ?? setting.default]))
+  const config = {
+    ...defaulted,
     ...profileOf(values.profile, baseUrl),
     baseUrl,
-    apiKey: values.apiKey,
-    strict: values.strict ?? false,
-    reportDir: resolve(sources.cwd, values.reportDir ?? defaulted('reportDir')),
+    embeddedReference,
+    reportDir: resolve(sources.cwd, values.reportDir ?? (SETTINGS.reportDir.default as string)),
     seed: values.seed ?? sources.randomSeed(),
-    requirements: values.requirements ?? [],
-    numRuns: values.numRuns ?? defaulted('numRuns'),
-    sequences: values.sequences ?? defaulted('sequences'),
-    sequenceLength: values.sequenceLength ?? defaulted('sequenceLength'),
     replayPath: values.replayPath?.trim(),
-    concurrency: values.concurrency ?? defaulted('concurrency'),
-    timeoutMs: values.timeoutMs ?? defaulted('timeoutMs'),
-    maxBodyBytes: values.maxBodyBytes ?? defaulted('maxBodyBytes'),
-    maxRetries: values.maxRetries ?? defaulted('maxRetries'),
-    maxRetryWaitMs: values.maxRetryWaitMs ?? defaulted('maxRetryWaitMs'),
-    deadlineMs: values.deadlineMs ?? defaulted('deadlineMs'),
-    consistencyWindowMs: values.consistencyWindowMs ?? defaulted('consistencyWindowMs'),
-    categoryIds: values.categoryIds ?? [],
-    namePrefix: values.namePrefix ?? defaulted('namePrefix'),
     caFile,
-    insecure: values.insecure ?? false,
     baseline: baselineOf(values.baseline, sources.cwd, problems),
-    failOn: values.failOn ?? defaulted('failOn'),
     artifactsUrl: values.artifactsUrl ?? githubRunUrl(sources.env),
     now: new Date(values.now ?? sources.today()).toISOString(),
-    embeddedReference,
     proxy: proxySettings(sources.env),
-    dryRun: values.dryRun ?? false,
-    quiet: values.quiet ?? false,
-  }
+  } as Config
   if (problems.length > 0) throw new ConfigError(problems, config.reportDir, texts.baseUrl ?? handed.baseUrl, texts.apiKey ?? handed.apiKey)
   return config
 }
@@ -242,11 +226,4 @@ function readable(path: string): boolean {
   } catch {
     return false
   }
-}
-
-/** A setting's default from the table. */
-function defaulted<K extends SettingKey>(key: K): NonNullable<SettingValue<K>> {
-  const value = SETTINGS[key].default as SettingValue<K> | undefined
-  if (value === undefined) throw new Error(`the setting ${key} has no default`)
-  return value as NonNullable<SettingValue<K>>
 }
