@@ -35,8 +35,14 @@ function turnsAwayEvery(period: number, status: 429 | 503): Variant['wrap'] {
  * A rate limiter that answers in HTTP dates, on a clock `skewMs` off from this machine's: after every
  * `period` requests it served, it closes until the start of the second after next (its clock), and answers
  * every request until then 429 with `Retry-After: <that second, as an HTTP date>` and `Date: <its now>`.
- * A client that waits as long as it is told gets through at its first retry.
+ * Once open again it stays open for at least OPEN_AT_LEAST_MS, so a client that waits as long as it is told
+ * gets through at its first retry: without that, the retries of one closing (hundreds, when every check runs
+ * at once) served 150 and closed it again before the last of them came, and a request could be turned away
+ * four times in a row however well the client waited, which the policy counts as a failure.
  */
+/** How long the HTTP-date rate limiter stays open after it reopens: longer than a retry that waited as told (its wait plus a second) takes to come. */
+const OPEN_AT_LEAST_MS = 3_000
+
 function rateLimitedInHttpDates(period: number, skewMs: number): Variant['wrap'] {
   let served = 0
   let closedUntil = 0
@@ -46,7 +52,7 @@ function rateLimitedInHttpDates(period: number, skewMs: number): Variant['wrap']
       return errorResponse(429, 'rate_limited', 'try again at the time given', { 'retry-after': new Date(closedUntil).toUTCString(), date: new Date(now).toUTCString() })
     }
     served += 1
-    if (served % period === 0) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
+    if (served % period === 0 && now >= closedUntil + OPEN_AT_LEAST_MS) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
     return reference(request)
   }
 }
