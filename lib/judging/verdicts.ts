@@ -3,7 +3,7 @@
  * A requirement passes only when at least one check ran and could have failed, and every check held.
  */
 
-import type { CheckReport, Failure } from '../checks/check-result.js'
+import type { CheckReport, Failure, IncidentalFinding } from '../checks/check-result.js'
 import { type Area, effectiveLevel, isSelected, type Level, type Requirement, requirements } from '../spec/catalogue.js'
 
 /** How a requirement's verdict moved against a baseline run (see baseline.ts). */
@@ -43,7 +43,33 @@ function unique<T>(items: T[]): T[] {
   return [...new Set(items)]
 }
 
+/** The reports of a run by requirement: each one's own reports, and the findings on every exchange, once per exchange. */
+interface ReportsByRequirement {
+  own: Map<string, CheckReport[]>
+  incidental: Map<string, Map<number, IncidentalFinding>>
+}
+
+/** Sorted once per run, not once per requirement: a run holds hundreds of reports and thousands of findings. */
+function byRequirement(reports: readonly CheckReport[]): ReportsByRequirement {
+  const own = new Map<string, CheckReport[]>()
+  const incidental = new Map<string, Map<number, IncidentalFinding>>()
+  for (const report of reports) {
+    own.set(report.requirementId, [...(own.get(report.requirementId) ?? []), report])
+    for (const finding of report.incidental) {
+      const findings = incidental.get(finding.requirementId) ?? new Map<number, IncidentalFinding>()
+      incidental.set(finding.requirementId, findings)
+      // Findings on every exchange count once per exchange, whichever checks recorded it.
+      findings.set(finding.exchangeId, finding)
+    }
+  }
+  return { own, incidental }
+}
+
 export function judge(req: Requirement, reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult {
+  return judgeSorted(req, byRequirement(reports), now, filter)
+}
+
+function judgeSorted(req: Requirement, sorted: ReportsByRequirement, now: Date, filter: readonly string[]): RequirementResult {
   const level = effectiveLevel(req, now)
   const base = {
     id: req.id,
@@ -58,7 +84,7 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
   if (!req.testable) return { ...base, ...empty, verdict: 'untestable', reasons: ['the spec says: not shown'] }
   if (!isSelected(req.id, filter)) return { ...base, ...empty, verdict: 'skipped', reasons: ['left out by the requirement filter'] }
 
-  const own = reports.filter((report) => report.requirementId === req.id)
+  const own = sorted.own.get(req.id) ?? []
   const failures: Failure[] = own.flatMap((report) => (report.outcome === 'fail' && report.failure ? [report.failure] : []))
   let passes = own.filter((report) => report.outcome === 'pass').length
   const reasons = unique(own.flatMap((report) => (report.outcome === 'inconclusive' && report.reason ? [report.reason] : [])))
@@ -66,10 +92,7 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
   const observations = unique(own.flatMap((report) => report.observations))
   const retried = unique(own.flatMap((report) => report.retried ?? [])).slice(0, FAILURES_KEPT)
 
-  // Findings on every exchange count once per exchange, whichever checks recorded it.
-  const incidental = new Map<number, (typeof reports)[number]['incidental'][number]>()
-  for (const report of reports) for (const finding of report.incidental) if (finding.requirementId === req.id) incidental.set(finding.exchangeId, finding)
-  for (const finding of incidental.values()) {
+  for (const finding of sorted.incidental.get(req.id)?.values() ?? []) {
     if (finding.ok) passes += 1
     else failures.push({ message: finding.message ?? 'failed', evidence: finding.evidence ? [finding.evidence] : [] })
   }
@@ -97,7 +120,8 @@ export function judge(req: Requirement, reports: readonly CheckReport[], now: Da
 }
 
 export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult[] {
-  return requirements.map((req) => judge(req, reports, now, filter))
+  const sorted = byRequirement(reports)
+  return requirements.map((req) => judgeSorted(req, sorted, now, filter))
 }
 
 /** Every requirement of a run that stopped before judging: what the filter selected is inconclusive with the stop reason. */
