@@ -33,19 +33,8 @@ const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: Req
   getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
 }
 
-/** Results per exchange: a list read by every check of the run is validated once, not once per check. */
-const resultsByExchange = new WeakMap<OperationExchange, IncidentalResult[]>()
-
+/** The rules of every answer, judged on one exchange (RunState.findingsOf judges each exchange once per run). */
 export function incidentalResults(exchange: OperationExchange, now: Date): IncidentalResult[] {
-  let results = resultsByExchange.get(exchange)
-  if (!results) {
-    results = judgeExchange(exchange, now)
-    resultsByExchange.set(exchange, results)
-  }
-  return results
-}
-
-function judgeExchange(exchange: OperationExchange, now: Date): IncidentalResult[] {
   const response = exchange.response
   if (!response) return []
   // A path the spec does not name is judged only by the check that probed it.
