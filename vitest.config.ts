@@ -9,7 +9,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * their waits overlap the variant score's work. Within each group vitest's own order (its recorded
  * durations, when it has them) is kept.
  */
-const SLOWEST_FIRST = ['self-tests/package/', 'self-tests/end-to-end/stops-and-stalls', 'self-tests/end-to-end/hostile-', 'self-tests/variant-score/', 'self-tests/end-to-end/']
+const SLOWEST_FIRST = [
+  'self-tests/package/',
+  'self-tests/end-to-end/stops-and-stalls',
+  'self-tests/end-to-end/hostile-',
+  'self-tests/end-to-end/pipelines',
+  'self-tests/variant-score/',
+  'self-tests/end-to-end/',
+]
 
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

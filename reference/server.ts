@@ -11,8 +11,8 @@ const MAX_REQUEST_BYTES = 1024 * 1024
 
 export interface RunningServer {
   baseUrl: string
-  /** Method, path (with query) and body of every request received, in order. */
-  requests: Array<{ method: string; url: string; body?: string }>
+  /** Method, path (with query), headers, arrival (performance.now()) and body of every request received, in order. */
+  requests: Array<{ method: string; url: string; headers: Record<string, string>; at: number; body?: string }>
   close(): Promise<void>
 }
 
@@ -51,13 +51,16 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
 export interface ServerTls {
   key: string
   cert: string
+  /** PEM of the CA whose client certificates the server requires (mutual TLS); without it, none is asked for. */
+  clientCa?: string
 }
 
 export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls): Promise<RunningServer> {
   const requests: RunningServer['requests'] = []
   const listener: RequestListener = async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://reference.invalid')
-    const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}` }
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))
+    const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}`, headers, at: performance.now() }
     requests.push(record)
     try {
       const body = await readBody(request)
@@ -69,7 +72,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
         method: request.method ?? 'GET',
         path: url.pathname.slice(BASE_PATH.length),
         query: url.searchParams,
-        headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value])),
+        headers,
         body,
       }
       await write(response, await handler(serviceRequest))
@@ -78,7 +81,9 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
       else response.destroy()
     }
   }
-  const server = tls ? createTlsServer(tls, listener) : createServer(listener)
+  const server = tls
+    ? createTlsServer({ key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener)
+    : createServer(listener)
   server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -22,7 +22,6 @@ const EVIDENCE_PER_FAILURE = 5
 
 /** What the checks of one run share: the settings, one HTTP client, the survey and work done once. */
 export class RunState {
-  readonly redact: Redactor
   survey?: Promise<StoreSurvey>
   readonly shared = new Map<string, Promise<unknown>>()
   /** The checks still running, for the watchdog to say what each waits on. */
@@ -54,11 +53,11 @@ export class RunState {
   constructor(
     readonly settings: RunSettings,
     readonly client: HttpClient,
+    /** Masks the key and the run's other secrets in everything a report quotes. */
+    readonly redact: Redactor = createRedactor(settings.apiKey),
     /** The lags reads of created pets saw (seeding's included), for createPet/read-your-writes-lag. */
     readonly lagLog = new LagLog(),
-  ) {
-    this.redact = createRedactor(settings.apiKey)
-  }
+  ) {}
 }
 
 /** Thrown by `check.inconclusive`: the check stops without a verdict of its own. */

@@ -1,11 +1,13 @@
 /** Evidence of an exchange as it goes into reports: key redacted, bodies cut, a curl line that replays it. */
 import type { Exchange } from '../http/client.js'
 import { excerpt } from '../http/excerpt.js'
-import { KEY_PLACEHOLDER, type Redactor } from '../http/redaction.js'
+import type { Redactor } from '../http/redaction.js'
 
 export const EVIDENCE_BODY_LIMIT = 4096
 
 export interface Evidence {
+  /** The trace and span ids of the request's traceparent, when it carried one: what a vendor greps their logs for. */
+  trace?: { traceId: string; spanId: string }
   request: { method: string; url: string; headers: Record<string, string>; body?: string }
   response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number }
   failure?: string
@@ -20,8 +22,17 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`
 }
 
+/** A variable the shell reads in a curl line: the key's placeholder, or a `${VAR}` an extra header was written with. */
+const SHELL_REFERENCE = /(\$PETSTORE_API_KEY|\$\{[A-Za-z_][A-Za-z0-9_]*\})/
+
+/** Headers a curl line leaves out: the run's own trace and User-Agent (curl sends its own), so a replay is not taken for the run's request. */
+function ownedByTheRun(name: string, value: string): boolean {
+  return name === 'traceparent' || (name === 'user-agent' && value.startsWith('petstore-conformance/'))
+}
+
 /**
- * A curl command that sends the same request; the key stays in the environment as $PETSTORE_API_KEY.
+ * A curl command that sends the same request; the key stays in the environment as $PETSTORE_API_KEY, and an
+ * extra header written as `${VAR}` reads the same variable.
  * `url` replaces the quoted URL (a script splices a shell variable into it); `headersOut: false` prints the body only.
  */
 export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: string; headersOut?: boolean } = {}): string {
@@ -38,23 +49,36 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
     options.url ?? shellQuote(redact(url)),
   ]
   for (const [name, value] of Object.entries(headers)) {
+    if (ownedByTheRun(name, value)) continue
     const line = `${name}: ${redact(value)}`
-    parts.push('-H', line.includes(KEY_PLACEHOLDER) ? doubleQuoteKeepingKey(line) : shellQuote(line))
+    parts.push('-H', SHELL_REFERENCE.test(line) ? doubleQuoteKeepingReferences(line) : shellQuote(line))
   }
   if (body !== undefined) parts.push('--data-binary', shellQuote(redact(body)))
   return parts.join(' ')
 }
 
-/** Double-quoted so the shell expands $PETSTORE_API_KEY, with every other special character escaped. */
-function doubleQuoteKeepingKey(text: string): string {
-  const escaped = text.split(KEY_PLACEHOLDER).map((part) => part.replace(/(["\\`$])/g, '\\$1'))
-  return `"${escaped.join(KEY_PLACEHOLDER)}"`
+/** Double-quoted so the shell expands $PETSTORE_API_KEY and `${VAR}` references, with every other special character escaped. */
+function doubleQuoteKeepingReferences(text: string): string {
+  const parts = text.split(SHELL_REFERENCE).map((part, index) => (index % 2 === 1 ? part : part.replace(/(["\\`$])/g, '\\$1')))
+  return `"${parts.join('')}"`
+}
+
+/** The ids a request's traceparent carried. */
+function traceOf(headers: Record<string, string>): Pick<Evidence, 'trace'> {
+  const ids = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(headers.traceparent ?? '')
+  return ids?.[1] && ids[2] ? { trace: { traceId: ids[1], spanId: ids[2] } } : {}
+}
+
+/** The trace and span of an exchange as one line of a report. */
+export function traceLine(evidence: Evidence): string | undefined {
+  return evidence.trace ? `in your logs: trace ${evidence.trace.traceId}, span ${evidence.trace.spanId}` : undefined
 }
 
 export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
   const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name), redact(value)]))
   const { request, response } = exchange
   return {
+    ...traceOf(request.headers),
     request: {
       method: request.method,
       url: redact(request.url),

@@ -1,18 +1,26 @@
 /**
  * The HTTP client every request of the suite goes through: one keep-alive dispatcher (honouring
- * HTTP_PROXY / HTTPS_PROXY / NO_PROXY), a global bound on requests in flight, a timeout and a body cap
- * per request, the run's stop (its deadline or a cancel), bounded retries, and every exchange recorded for
- * evidence. It never throws for what the target does: a transport failure is recorded on the exchange for
+ * HTTP_PROXY / HTTPS_PROXY / NO_PROXY, a client certificate for mutual TLS), a bound on requests in flight
+ * and on requests started per second (p-queue), the run's extra headers, a traceparent and the run's
+ * User-Agent on every request, a timeout and a body cap per request, the run's stop (its deadline or a
+ * cancel), bounded retries, and every exchange recorded for evidence and every attempt in the traffic log. It never throws for what the target does: a transport failure is recorded on the exchange for
  * the checks to judge. An operation that stops answering costs one timeout, not one per request in flight:
  * when one of its requests times out, the others in flight are cut at once and its reads sent again one at
  * a time (see dead-operations.ts).
  */
 import { readFileSync } from 'node:fs'
+import type { ConnectionOptions } from 'node:tls'
+import PQueue from 'p-queue'
 import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
-import { Semaphore } from './concurrency.js'
 import { DeadOperations } from './dead-operations.js'
+import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
+import { tlsAlertOf } from './tls-alert.js'
+import { newSpanId, traceparent } from './trace-context.js'
+import { type AttemptRecord, type RecordedResponse, TrafficLog, type TransportFailureKind } from './traffic.js'
+
+export type { RecordedResponse, TransportFailureKind }
 
 export interface HttpClientOptions {
   baseUrl: string
@@ -23,6 +31,20 @@ export interface HttpClientOptions {
   maxRetryWaitMs: number
   caFile?: string | undefined
   insecure?: boolean
+  /** PEM files of a client certificate and its key, for a target that asks for one (mutual TLS). */
+  clientCert?: string | undefined
+  clientKey?: string | undefined
+  clientKeyPassphrase?: string | undefined
+  /** Most requests started in any one second (a sliding window), retries included; undefined: no limit but concurrency. */
+  rateLimit?: number | undefined
+  /** Sent on every request; a header the request sets itself wins (the auth checks send exactly what they test). */
+  headers?: Readonly<Record<string, string>>
+  /** The User-Agent of every request, unless the extra headers name one. */
+  userAgent?: string
+  /** The run's trace id: each request carries a traceparent with it and a span id of its own. Undefined: none is sent. */
+  traceId?: string | undefined
+  /** Keep what a HAR file needs in the traffic log: headers, and bodies cut to this many characters. */
+  keepBodiesUpTo?: number | undefined
   /** Proxies as the configuration read them (HTTP_PROXY, HTTPS_PROXY, NO_PROXY); empty means none. */
   proxy?: ProxySettings
   /** The run's stop (its deadline, or a cancel), its reason a RunStop: once aborted, requests in flight end at once and none is sent. */
@@ -73,21 +95,6 @@ export interface RecordedRequest {
   /** The request's own time limit, in ms (curl's --max-time). */
   timeoutMs: number
 }
-
-export interface RecordedResponse {
-  status: number
-  headers: Record<string, string>
-  /** The body as text, cut at the size cap. */
-  body: string
-  bodyBytes: number
-}
-
-/**
- * `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way
- * (reset, closed); `cut`: aborted because another request to the same operation timed out; `stopped`: the
- * run's deadline or a cancel ended it.
- */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'stopped' | 'cut'
 
 export interface TransportFailure {
   kind: TransportFailureKind
@@ -142,6 +149,9 @@ export function retryAfterMs(value: string | undefined, serverDate?: string, now
   return Math.max(0, retryAt - (Number.isNaN(served) ? now : served)) + HTTP_DATE_RESOLUTION_MS
 }
 
+/** What one attempt came to, and its record in the traffic log. */
+type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record?: AttemptRecord }
+
 /** The reason a request is aborted when its time is up. */
 class TimeoutExpired extends Error {
   override name = 'TimeoutError'
@@ -183,10 +193,17 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
 
 export class HttpClient {
   private readonly dispatcher: EnvHttpProxyAgent
-  private readonly semaphore: Semaphore
+  /** The TLS options to the target (trusted CAs, verification, client certificate). */
+  private readonly targetTls: ConnectionOptions
+  /** Requests in flight within --concurrency, and started within --rate-limit. */
+  private readonly queue: PQueue
   private readonly base: URL
   private readonly dead = new DeadOperations()
-  private readonly suspectGates = new Map<string, Semaphore>()
+  private readonly suspectGates = new Map<string, PQueue>()
+  /** Headers every request starts from: the User-Agent, then the extra headers (names in lower case, so a request's own win). */
+  private readonly baseHeaders: Record<string, string>
+  /** Every attempt of the run, for the report's timeline and latencies and the HAR file. */
+  readonly traffic: TrafficLog
   /** The requests of each operation in flight now, so that one timeout cuts the others. */
   private readonly inFlightByOperation = new Map<string, Set<AbortController>>()
   requestCount = 0
@@ -197,19 +214,30 @@ export class HttpClient {
 
   constructor(readonly options: HttpClientOptions) {
     const ca = options.caFile ? readFileSync(options.caFile) : undefined
+    const clientCertificate =
+      options.clientCert && options.clientKey
+        ? { cert: readFileSync(options.clientCert), key: readFileSync(options.clientKey), ...(options.clientKeyPassphrase ? { passphrase: options.clientKeyPassphrase } : {}) }
+        : {}
+    // The client certificate goes to the target, directly (connect) or through a proxy's tunnel (requestTls).
     const tls = { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure }
     // Always given, so undici never falls back to reading process.env itself.
     const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '' }
+    this.targetTls = { ...tls, ...clientCertificate }
     this.dispatcher = new EnvHttpProxyAgent({
       ...proxy,
       connections: options.concurrency,
       maxHeaderSize: MAX_HEADER_BYTES,
-      connect: tls,
-      requestTls: tls,
+      connect: { ...tls, ...clientCertificate },
+      requestTls: { ...tls, ...clientCertificate },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     })
-    this.semaphore = new Semaphore(options.concurrency)
+    this.queue = new PQueue({ concurrency: options.concurrency, ...(options.rateLimit ? { intervalCap: options.rateLimit, interval: 1_000, strict: true } : {}) })
+    this.baseHeaders = {
+      ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
+      ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
+    }
+    this.traffic = new TrafficLog(options.keepBodiesUpTo)
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
   }
 
@@ -224,81 +252,114 @@ export class HttpClient {
 
   /** Requests in flight now, requests waiting for a place within --concurrency, and timed waits under way. */
   get load(): { inFlight: number; queued: number; sleeping: number } {
-    return { inFlight: this.semaphore.running, queued: this.semaphore.queued, sleeping: this.sleeping }
+    return { inFlight: this.queue.pending, queued: this.queue.size, sleeping: this.sleeping }
   }
 
   /** Send a request, with the retries the policy allows, and return the recorded exchange. */
   async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
+    const id = nextExchangeId++
     const recorded: RecordedRequest = {
       method: request.method,
       url: request.pathAsIs ? this.urlAsIs(request.path) : this.url(request.path),
-      headers: { ...(request.headers ?? {}) },
+      headers: this.headersFor(request.headers, undefined),
       ...(request.body !== undefined ? { body: request.body } : {}),
       ...(request.pathAsIs ? { pathAsIs: true } : {}),
       timeoutMs: this.options.timeoutMs,
     }
     const retries: Attempt[] = []
-    const failed = (failure: TransportFailure): Exchange => ({ id: nextExchangeId++, request: recorded, failure, retries, durationMs: performance.now() - started })
+    const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => ({
+      id,
+      request: recorded,
+      ...end,
+      retries,
+      durationMs: performance.now() - started,
+    })
     const { stop } = this.options
     const { operation } = request
     for (let attempt = 0; ; attempt++) {
-      if (stop?.aborted) return failed(stopped(stop))
-      const outcome = await this.attempt(recorded, operation)
-      if ('skipped' in outcome) return failed(outcome.skipped)
+      if (stop?.aborted) return ended({ failure: stopped(stop) })
+      // Each attempt is a request of its own at the target: a span of its own.
+      const spanId = this.options.traceId ? newSpanId() : undefined
+      recorded.headers = this.headersFor(request.headers, spanId)
+      const outcome = await this.attempt(id, recorded, operation, spanId)
+      if ('skipped' in outcome) return ended({ failure: outcome.skipped })
       const canRetry = attempt < this.options.maxRetries
+      const retried = (wait: number, what: Omit<Attempt, 'waitedMs'>) => {
+        retries.push({ ...what, waitedMs: wait })
+        if (outcome.record) outcome.record.retried = true
+      }
       if ('response' in outcome) {
         const { response } = outcome
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], response.headers.date) : undefined
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
-          retries.push({ status: response.status, waitedMs: wait })
+          retried(wait, { status: response.status })
           await this.sleep(wait)
           continue
         }
-        return { id: nextExchangeId++, request: recorded, response, retries, durationMs: performance.now() - started }
+        return ended({ response })
       }
       // A read cut because another request to its operation timed out goes again, behind the operation's gate.
       if (recorded.method === 'GET' && canRetry && outcome.failure.kind === 'cut') {
-        retries.push({ failure: outcome.failure.message, waitedMs: 0 })
+        retried(0, { failure: outcome.failure.message })
         continue
       }
       // A read that failed in transit may be retried; a POST never is (it may have been processed).
       if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
         const wait = 100 * 2 ** attempt
-        retries.push({ failure: outcome.failure.message, waitedMs: wait })
+        retried(wait, { failure: outcome.failure.message })
         await this.sleep(wait)
         continue
       }
-      return failed(outcome.failure)
+      return ended({ failure: outcome.failure })
     }
   }
 
+  /** The headers of one attempt: the User-Agent and the extra headers, then the request's own, then its traceparent. */
+  private headersFor(own: Record<string, string> | undefined, spanId: string | undefined): Record<string, string> {
+    const { traceId } = this.options
+    return { ...this.baseHeaders, ...own, ...(traceId && spanId ? { traceparent: traceparent(traceId, spanId) } : {}) }
+  }
+
   /**
-   * One attempt within --concurrency. While the operation is suspect (its last request timed out) its requests
-   * go one at a time through its gate; a request that was waiting for a place when the operation turned suspect
-   * joins the gate too, instead of going out beside the one that tests whether the operation still answers.
+   * One attempt within --concurrency and --rate-limit. While the operation is suspect (its last request timed
+   * out) its requests go one at a time through its gate; a request that was waiting for a place when the
+   * operation turned suspect joins the gate too, instead of going out beside the one that tests whether the
+   * operation still answers. A request still waiting for its place when the run stops is not sent.
    */
   private async attempt(
+    exchangeId: number,
     recorded: RecordedRequest,
     operation: string | undefined,
-  ): Promise<{ response: RecordedResponse } | { failure: TransportFailure } | { skipped: TransportFailure }> {
+    spanId: string | undefined,
+  ): Promise<AttemptOutcome | { skipped: TransportFailure }> {
+    const { stop } = this.options
     const sendOnce = (gated: boolean) =>
-      this.semaphore.run(async () => {
-        if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
-        // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
-        // place is given up, so the next request in line knows it.
-        const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
-        if (givenUp) return { skipped: givenUp }
-        const sent = await this.once(recorded, operation)
-        const kind = 'failure' in sent ? sent.failure.kind : undefined
-        if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
-        return sent
-      })
-    for (;;) {
-      const gated = operation !== undefined && this.dead.isSuspect(operation)
-      const outcome = gated ? await this.suspectGate(operation).run(() => sendOnce(true)) : await sendOnce(false)
-      if (!('regate' in outcome)) return outcome
+      this.queue.add(
+        async () => {
+          if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
+          // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
+          // place is given up, so the next request in line knows it.
+          const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
+          if (givenUp) return { skipped: givenUp }
+          const sent = await this.once(exchangeId, recorded, operation, spanId)
+          const kind = 'failure' in sent ? sent.failure.kind : undefined
+          if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
+          return sent
+        },
+        { signal: stop },
+      )
+    try {
+      for (;;) {
+        const gated = operation !== undefined && this.dead.isSuspect(operation)
+        const outcome = gated ? await this.suspectGate(operation).add(() => sendOnce(true), { signal: stop }) : await sendOnce(false)
+        if (!('regate' in outcome)) return outcome
+      }
+    } catch (error) {
+      // The queue gives up a place it had not given yet when the run stops: the request was never sent.
+      if (stop?.aborted) return { skipped: stopped(stop) }
+      throw error
     }
   }
 
@@ -313,9 +374,12 @@ export class HttpClient {
     }
   }
 
-  private async once(request: RecordedRequest, operation: string | undefined): Promise<{ response: RecordedResponse } | { failure: TransportFailure }> {
+  private async once(exchangeId: number, request: RecordedRequest, operation: string | undefined, spanId: string | undefined): Promise<AttemptOutcome> {
     this.requestCount += 1
     this.lastActivityAt = performance.now()
+    const started = this.lastActivityAt
+    // On the same clock as its duration, so that one request's end and the next one's start never overlap by rounding.
+    const startedAt = performance.timeOrigin + started
     const { timeoutMs, maxBodyBytes, stop } = this.options
     // A controller and a timer held here, not AbortSignal.timeout or AbortSignal.any: Node may collect those
     // signals while a request waits under memory pressure, and then the request never times out.
@@ -326,6 +390,7 @@ export class HttpClient {
     const siblings = operation ? this.inFlight(operation) : undefined
     siblings?.add(controller)
     const { signal } = controller
+    let outcome: { response: RecordedResponse } | { failure: TransportFailure }
     try {
       const { origin } = new URL(request.url)
       const answer = await this.dispatcher.request({
@@ -339,18 +404,40 @@ export class HttpClient {
       })
       const headers = headerRecord(answer.headers)
       const { bytes } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
-      return { response: { status: answer.statusCode, headers, body: bytes.toString('utf8'), bodyBytes: bytes.length } }
+      outcome = { response: { status: answer.statusCode, headers, body: bytes.toString('utf8'), bodyBytes: bytes.length } }
     } catch (error) {
       const failure = classify(error, timeoutMs, maxBodyBytes, stop, operation)
       // One timeout is enough to know the operation is not answering now: the others in flight are cut, not waited out.
       if (failure.kind === 'timeout' && siblings) for (const sibling of siblings) if (sibling !== controller) sibling.abort(new CutShort())
-      return { failure }
+      outcome = { failure }
     } finally {
       clearTimeout(timer)
       stop?.removeEventListener('abort', onStop)
       siblings?.delete(controller)
       this.lastActivityAt = performance.now()
     }
+    const record: AttemptRecord = {
+      exchangeId,
+      spanId,
+      operation,
+      method: request.method,
+      url: request.url,
+      startedAt,
+      durationMs: this.lastActivityAt - started,
+      ...('response' in outcome ? { status: outcome.response.status } : { failure: outcome.failure }),
+      retried: false,
+      ...this.keptForHar(request, outcome),
+    }
+    this.traffic.add(record)
+    return { ...outcome, record }
+  }
+
+  /** What a HAR file needs of an attempt, when the run writes one: the headers and body sent, and the answer with its body cut. */
+  private keptForHar(request: RecordedRequest, outcome: { response: RecordedResponse } | { failure: TransportFailure }): Pick<AttemptRecord, 'sent' | 'answer'> {
+    const limit = this.traffic.keepBodiesUpTo
+    if (limit === undefined) return {}
+    const sent = { headers: { ...request.headers }, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
+    return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
   }
 
   private inFlight(operation: string): Set<AbortController> {
@@ -363,13 +450,23 @@ export class HttpClient {
   }
 
   /** One request at a time for an operation whose last request timed out. */
-  private suspectGate(operation: string): Semaphore {
+  private suspectGate(operation: string): PQueue {
     let gate = this.suspectGates.get(operation)
     if (!gate) {
-      gate = new Semaphore(1)
+      gate = new PQueue({ concurrency: 1 })
       this.suspectGates.set(operation, gate)
     }
     return gate
+  }
+
+  /**
+   * The TLS alert a https target closes the connection with, read by a plain TLS socket (undici reports only
+   * "other side closed"); undefined for http, through a proxy, or when the target sends none.
+   */
+  async tlsAlert(): Promise<string | undefined> {
+    const proxied = this.options.proxy?.httpsProxy
+    if (this.base.protocol !== 'https:' || proxied) return undefined
+    return tlsAlertOf(this.base, this.targetTls, Math.min(this.options.timeoutMs, 5_000))
   }
 
   /** Closes the connections once the requests in flight have their answers. */

@@ -1,5 +1,6 @@
 /** What the console shows: the run's setting, one line per requirement, and the verdict. */
 import type { Failure } from '../checks/check-result.js'
+import { traceLine } from '../checks/evidence.js'
 import { counted, headlineLine } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
@@ -21,12 +22,15 @@ function oneLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
 
-/** A failure as the console shows it: the message, then the counterexample, the curl line and the replay command when there are. */
+/** A failure as the console shows it: the message, then the counterexample, the curl line, its trace and span ids and the replay command when there are. */
 export function renderFailure(failure: Failure, suffix = ''): string[] {
+  const first = failure.evidence[0]
+  const trace = first && traceLine(first)
   return [
     `${failure.message}${suffix}`,
     ...(failure.replay ? [`counterexample: ${oneLine(failure.replay.counterexample)}`] : []),
-    ...(failure.evidence[0] ? [`reproduce: ${failure.evidence[0].curl}`] : []),
+    ...(first ? [`reproduce: ${first.curl}`] : []),
+    ...(trace ? [trace] : []),
     ...(failure.replay ? [`replay: ${failure.replay.command}`] : []),
   ]
 }

@@ -10,11 +10,9 @@ import type { Evidence } from '../checks/evidence.js'
 import { alarmLine } from '../checks/watchdog.js'
 import { counted } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
+import { escapeHtml } from './escape-html.js'
 import type { RunResult } from './run-result.js'
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
-}
+import { renderAtAGlance, TRAFFIC_STYLE } from './traffic-html.js'
 
 const VERDICTS: Verdict[] = ['fail', 'warn', 'inconclusive', 'pass', 'info', 'skipped', 'untestable']
 
@@ -41,6 +39,7 @@ function evidenceBlock(evidence: Evidence): string {
 <h5>Request</h5><pre>${escapeHtml(request)}</pre>
 <h5>Response${evidence.retries ? ` (after ${evidence.retries} retries)` : ''}</h5><pre>${escapeHtml(response)}</pre>
 <h5>Reproduce</h5><pre class="curl">${escapeHtml(evidence.curl)}</pre>
+${evidence.trace ? `<p class="trace">In your logs: trace <code>${escapeHtml(evidence.trace.traceId)}</code>, span <code class="span-id">${escapeHtml(evidence.trace.spanId)}</code></p>` : ''}
 </div>`
 }
 
@@ -96,7 +95,7 @@ td.number { text-align: right; } summary { cursor: pointer; font-family: ui-mono
 .pass { background: #d3f0da; } .inconclusive { background: #e4e4f7; } .info, .skipped, .untestable { background: #eee; }
 .change { font-size: 12px; color: #b3261e; } pre { background: #f6f6f6; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; max-height: 24rem; }
 .failure { border-left: 3px solid #b3261e; padding-left: .75rem; margin: .75rem 0; } .filters { margin: 1rem 0; display: flex; gap: 1rem; flex-wrap: wrap; }
-.counts span { margin-right: 1rem; }`
+.counts span { margin-right: 1rem; }${TRAFFIC_STYLE}`
 
 const SCRIPT = `
 const rows = [...document.querySelectorAll('tr.requirement')];
@@ -137,6 +136,12 @@ function rootCauses(run: RunResult): string {
   return `<div class="root-causes" id="root-causes"><b>Root causes</b><ul>${items.join('')}</ul></div>`
 }
 
+/** The trace id and run id every request carried, for the meta line. */
+function traceMeta(run: RunResult): string {
+  if (!run.trace) return ''
+  return `<br><span id="trace">${run.trace.traceId ? `trace <code>${escapeHtml(run.trace.traceId)}</code> in every traceparent · ` : ''}User-Agent <code>${escapeHtml(run.trace.userAgent)}</code></span>`
+}
+
 export function renderHtml(run: RunResult): string {
   const s = run.summary
   const areas = [...new Set(run.requirements.map((result) => result.area))]
@@ -155,12 +160,14 @@ export function renderHtml(run: RunResult): string {
 <body>
 <h1 class="headline ${run.headline.text.toLowerCase().replace(' ', '-')}" id="verdict">${run.headline.text}</h1>
 ${run.headline.note ? `<p class="headline-note" id="headline-note">${escapeHtml(run.headline.note)}</p>` : ''}
-<div class="meta">${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)} · ${escapeHtml(run.profile)} profile against ${escapeHtml(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · started ${escapeHtml(run.startedAt)} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}</div>
+<div class="meta">${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)} · ${escapeHtml(run.profile)} profile against ${escapeHtml(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · started ${escapeHtml(run.startedAt)} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}${traceMeta(run)}</div>
 <div class="counts" id="counts">${VERDICTS.map((verdict) => `<span><span class="verdict ${verdict}">${verdict}</span> ${s[verdict]}</span>`).join('')}</div>
 ${baseline}
 ${rootCauses(run)}
 ${run.harnessErrors.length ? `<p><b>Harness errors:</b></p><pre>${escapeHtml(run.harnessErrors.join('\n'))}</pre>` : ''}
 ${run.watchdog?.length ? `<p><b>The run sat still (watchdog):</b></p><pre id="watchdog">${escapeHtml(run.watchdog.map(alarmLine).join('\n'))}</pre>` : ''}
+${renderAtAGlance(run.traffic)}
+${run.harFile ? `<p>Every exchange of the run: <a id="har-link" href="${escapeHtml(encodeURI(run.harFile))}">${escapeHtml(run.harFile)}</a> (HAR 1.2: open it in a browser's network panel or a HAR viewer)</p>` : ''}
 <div class="filters">
 <span>Verdict: ${VERDICTS.map((verdict) => `<label><input type="checkbox" name="verdict" value="${verdict}" checked> ${verdict}</label>`).join(' ')}</span>
 <label>Area: <select id="area"><option value="">all</option>${areas.map((name) => `<option value="${escapeHtml(name)}">${escapeHtml(name)}</option>`).join('')}</select></label>

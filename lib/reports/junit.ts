@@ -4,6 +4,7 @@
  * Requirements judged on every exchange (no check of their own) and untestable ones get one test case each.
  */
 import type { CheckReport, Failure } from '../checks/check-result.js'
+import { traceLine } from '../checks/evidence.js'
 import { countsAgainstRun, type RequirementResult } from '../judging/verdicts.js'
 import { escapeControlCharacters } from './control-characters.js'
 import type { RunResult } from './run-result.js'
@@ -27,7 +28,7 @@ function failuresText(failures: readonly Failure[]): string {
         failure.expected ? `expected: ${failure.expected}` : '',
         failure.actual ? `actual: ${failure.actual}` : '',
         ...(failure.schemaErrors ?? []).map((error) => `schema: ${error}`),
-        ...failure.evidence.map((evidence) => `reproduce: ${evidence.curl}`),
+        ...failure.evidence.flatMap((evidence) => [`reproduce: ${evidence.curl}`, traceLine(evidence) ?? '']),
         failure.replay ? `replay: ${failure.replay.command}` : '',
       ]
         .filter(Boolean)

@@ -6,6 +6,16 @@ import type { Headline } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Summary } from '../judging/verdicts.js'
 import type { Profile } from '../settings/settings.js'
+import type { TrafficSummary } from './traffic-summary.js'
+
+/** How a run's requests are found in the target's logs. */
+export interface RunTrace {
+  /** The trace id of every request's traceparent; absent when none was sent (--omit-traceparent). */
+  traceId?: string
+  runId: string
+  /** The User-Agent of every request (`petstore-conformance/<version> run/<id>`). */
+  userAgent: string
+}
 
 export interface RunResult {
   formatVersion: 1
@@ -38,6 +48,12 @@ export interface RunResult {
   artifactsUrl?: string
   /** Stretches in which the run sent nothing for longer than the request timeout while checks waited, each naming what they waited on. */
   watchdog?: StallAlarm[]
+  /** The trace id and run id every request carried. */
+  trace?: RunTrace
+  /** The HAR file of the run's exchanges (--har), relative to the report directory. */
+  harFile?: string
+  /** Per operation, latencies and attempts by status class; the run as a timeline (in flight, retries, 429s, timeouts). */
+  traffic?: TrafficSummary
   /** Broken answers several requirements failed from, each named once. */
   rootCauses: RootCause[]
   requirements: RequirementResult[]

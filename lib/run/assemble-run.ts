@@ -6,11 +6,13 @@
 
 import type { StallAlarm } from '../checks/watchdog.js'
 import type { SeedingOutcome } from '../data/seeding.js'
+import type { AttemptRecord } from '../http/traffic.js'
 import type { BaselineSummary } from '../judging/baseline.js'
 import { headlineOf } from '../judging/headline.js'
 import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
 import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
-import type { RunResult } from '../reports/run-result.js'
+import type { RunResult, RunTrace } from '../reports/run-result.js'
+import { summariseTraffic } from '../reports/traffic-summary.js'
 import { peakRssBytes } from '../reports/write-reports.js'
 import type { Profile } from '../settings/settings.js'
 import { packageVersion } from '../spec/package-root.js'
@@ -38,6 +40,12 @@ export interface RunFacts {
   artifactsUrl?: string
   /** What the watchdog saw: stretches in which the run sent nothing while checks waited. */
   watchdog?: StallAlarm[]
+  /** How the run's requests can be found in the target's logs. */
+  trace?: RunTrace
+  /** The HAR file of the run's exchanges, relative to the report directory. */
+  harFile?: string
+  /** Every attempt the run sent, for the latencies and the timeline. */
+  traffic?: readonly AttemptRecord[]
 }
 
 export function assembleRun(facts: RunFacts): RunResult {
@@ -69,6 +77,9 @@ export function assembleRun(facts: RunFacts): RunResult {
     ...(facts.baseline ? { baseline: facts.baseline } : {}),
     ...(facts.artifactsUrl ? { artifactsUrl: facts.artifactsUrl } : {}),
     ...(facts.watchdog ? { watchdog: facts.watchdog } : {}),
+    ...(facts.trace ? { trace: facts.trace } : {}),
+    ...(facts.harFile ? { harFile: facts.harFile } : {}),
+    ...(facts.traffic ? { traffic: summariseTraffic(facts.traffic, facts.started, Date.now() - facts.started) } : {}),
     rootCauses,
     requirements,
   }

@@ -6,14 +6,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { createSecureContext } from 'node:tls'
 import { parseArgs } from 'node:util'
 import { parse as parseDotenv } from 'dotenv'
 import type { ProxySettings } from '../http/client.js'
+import type { Secret } from '../http/redaction.js'
 import { type Baseline, loadBaseline } from '../judging/baseline.js'
+import { expandExtraHeaders } from '../settings/extra-headers.js'
 import { type Profile, Refused, SETTINGS, type SettingKey, type SettingValue, type SettingValues, settingEntries } from '../settings/settings.js'
 
 /** Settings with no default: undefined when not given. */
-type Optional = 'baseUrl' | 'apiKey' | 'replayPath' | 'caFile' | 'artifactsUrl'
+type Optional = 'baseUrl' | 'apiKey' | 'replayPath' | 'caFile' | 'artifactsUrl' | 'clientCert' | 'clientKey' | 'clientKeyPassphrase' | 'rateLimit' | 'har'
 /** Settings whose value the run works out from others, or from where it runs (see resolveConfig). */
 type WorkedOut = Optional | 'profile' | 'seed' | 'now' | 'baseline'
 
@@ -29,6 +32,8 @@ export type Config = { [K in Exclude<SettingKey, WorkedOut>]: SettingValue<K> } 
   baseline: Baseline | undefined
   /** The usual proxy variables, read here so that nothing else reads the environment. */
   proxy: ProxySettings
+  /** Values masked in every output besides the key: the extra headers' values, the client key's passphrase. */
+  secrets: Secret[]
 }
 
 export class ConfigError extends Error {
@@ -62,8 +67,11 @@ export interface ConfigSources {
 type Texts = Partial<Record<SettingKey, string>>
 
 function readArgv(argv: readonly string[]): { texts: Texts; envFile?: string; help: boolean } {
-  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = { 'env-file': { type: 'string' }, help: { type: 'boolean', short: 'h' } }
-  for (const [, setting] of settingEntries()) parseOptions[setting.flag] = { type: 'string' }
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {
+    'env-file': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }
+  for (const [, setting] of settingEntries()) parseOptions[setting.flag] = { type: 'string', ...(setting.repeatable ? { multiple: true } : {}) }
   // Switches are parsed as strings so that "--strict" and "--strict=false" both work.
   const normalised = argv.map((arg) => {
     const setting = settingEntries().find(([, candidate]) => candidate.switch && arg === `--${candidate.flag}`)?.[1]
@@ -79,6 +87,8 @@ function readArgv(argv: readonly string[]): { texts: Texts; envFile?: string; he
   for (const [key, setting] of settingEntries()) {
     const value = parsed.values[setting.flag]
     if (typeof value === 'string') texts[key] = value
+    // A repeatable flag given several times: one line each.
+    if (Array.isArray(value)) texts[key] = value.filter((item) => typeof item === 'string').join('\n')
   }
   const envFile = parsed.values['env-file']
   return { texts, ...(typeof envFile === 'string' ? { envFile } : {}), help: parsed.values.help === true }
@@ -93,13 +103,14 @@ function readVariables(variables: Readonly<Record<string, string | undefined>>):
   return texts
 }
 
-function readEnvFile(path: string, explicit: boolean, problems: string[]): Texts {
+/** Every variable of the .env file (a header's `${VAR}` may name any of them). */
+function readEnvFile(path: string, explicit: boolean, problems: string[]): Record<string, string> {
   if (!existsSync(path)) {
     if (explicit) problems.push(`--env-file ${path}: no such file`)
     return {}
   }
   try {
-    return readVariables(parseDotenv(readFileSync(path, 'utf8')))
+    return parseDotenv(readFileSync(path, 'utf8'))
   } catch (error) {
     problems.push(`--env-file ${path}: ${error instanceof Error ? error.message : String(error)}`)
     return {}
@@ -172,8 +183,8 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
   const fromArgv = readArgv(sources.argv ?? [])
   if (fromArgv.help) return 'help'
   const envFilePath = resolve(sources.cwd, fromArgv.envFile ?? '.env')
-  const fromFile = readEnvFile(envFilePath, fromArgv.envFile !== undefined, problems)
-  const texts: Texts = { ...fromFile, ...readVariables(sources.env), ...fromArgv.texts }
+  const envFileVariables = readEnvFile(envFilePath, fromArgv.envFile !== undefined, problems)
+  const texts: Texts = { ...readVariables(envFileVariables), ...readVariables(sources.env), ...fromArgv.texts }
   const handed = sources.values ?? {}
   const values = settingValues(texts, handed, problems)
   const given = (key: SettingKey) => texts[key] !== undefined || handed[key] !== undefined
@@ -196,8 +207,12 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
   if (values.replayPath !== undefined && values.seed === undefined) problems.push('--replay-path needs the --seed of the run that reported it')
   if (values.failOn === 'new' && values.baseline === undefined) problems.push('--fail-on new needs --baseline: new failures are new against an earlier run')
 
-  const caFile = values.caFile === undefined ? undefined : resolve(sources.cwd, values.caFile)
-  if (caFile !== undefined && !readable(caFile)) problems.push(`--ca-file ${values.caFile}: the file cannot be read`)
+  const [caFile, clientCert, clientKey] = (['caFile', 'clientCert', 'clientKey'] as const).map((key) => readableFile(key, values[key], sources.cwd, problems))
+  if ((values.clientCert === undefined) !== (values.clientKey === undefined)) problems.push('--client-cert and --client-key go together: give both, or neither')
+  else if (clientCert !== undefined && clientKey !== undefined) problems.push(...clientCertificateProblems(clientCert, clientKey, values.clientKeyPassphrase))
+  const extraHeaders = expandExtraHeaders(values.headers ?? {}, { ...envFileVariables, ...sources.env })
+  problems.push(...extraHeaders.problems)
+  const passphrase = values.clientKeyPassphrase
 
   // Every setting at its value or the table's default; then what the run works out from others or from where it runs.
   const defaulted = Object.fromEntries(settingEntries().map(([key, setting]) => [key, values[key] ?? setting.default]))
@@ -210,6 +225,11 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     seed: values.seed ?? sources.randomSeed(),
     replayPath: values.replayPath?.trim(),
     caFile,
+    clientCert,
+    clientKey,
+    headers: extraHeaders.headers,
+    secrets: [...extraHeaders.secrets, ...(passphrase ? [{ value: passphrase, placeholder: '$PETSTORE_CLIENT_KEY_PASSPHRASE' }] : [])],
+    har: values.har === undefined ? undefined : resolve(sources.cwd, values.har),
     baseline: baselineOf(values.baseline, sources.cwd, problems),
     artifactsUrl: values.artifactsUrl ?? githubRunUrl(sources.env),
     now: new Date(values.now ?? sources.today()).toISOString(),
@@ -219,11 +239,28 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
   return config
 }
 
-function readable(path: string): boolean {
+/** A file setting's path, resolved against the working folder; a file that cannot be read is a problem (and no path). */
+function readableFile(key: 'caFile' | 'clientCert' | 'clientKey', given: string | undefined, cwd: string, problems: string[]): string | undefined {
+  if (given === undefined) return undefined
+  const path = resolve(cwd, given)
   try {
     readFileSync(path)
-    return true
+    return path
   } catch {
-    return false
+    problems.push(`--${SETTINGS[key].flag} ${given}: the file cannot be read`)
+    return undefined
+  }
+}
+
+/** A certificate and key that do not load (not PEM, not a pair, a wrong passphrase) would fail every request: a set-up mistake, said before the run. */
+function clientCertificateProblems(certFile: string, keyFile: string, passphrase: string | undefined): string[] {
+  try {
+    createSecureContext({ cert: readFileSync(certFile), key: readFileSync(keyFile), ...(passphrase ? { passphrase } : {}) })
+    return []
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return [
+      `--client-cert / --client-key: the certificate and key do not load (${reason})${/bad decrypt|passphrase/i.test(reason) ? '; check PETSTORE_CLIENT_KEY_PASSPHRASE' : ''}`,
+    ]
   }
 }

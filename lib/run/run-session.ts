@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { RunState } from '../checks/check.js'
 import type { CheckReport } from '../checks/check-result.js'
+import { EVIDENCE_BODY_LIMIT } from '../checks/evidence.js'
 import type { RunSettings } from '../checks/run-settings.js'
 import { LagLog } from '../data/eventual-reads.js'
 import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
 import { HttpClient, RunStop } from '../http/client.js'
 import { INT64_MAX } from '../http/int64.js'
 import { createRedactor } from '../http/redaction.js'
+import { newTraceId } from '../http/trace-context.js'
 import { EXIT } from '../judging/verdicts.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
 import { GET_PET_REMOVAL } from '../spec/catalogue.js'
@@ -49,6 +51,10 @@ export interface RunSession {
   /** What the checks work with: the settings as they see them, the client, the lag log. */
   state: RunState
   seeding: SeedingOutcome
+  /** Unique per run: in the names of the pets it creates and in the User-Agent of its requests. */
+  runId: string
+  /** The trace id every request's traceparent carries; undefined when none is sent (--omit-traceparent). */
+  traceId: string | undefined
   /** Ends the run's timer, cuts or closes the client, stops the reference. */
   close: () => Promise<void>
 }
@@ -56,6 +62,11 @@ export interface RunSession {
 export interface OpenOptions {
   /** Cancels the run (a signal, a cancelled CI job, vitest's own abort). The reason, when a string, names the cause ("SIGTERM"). */
   cancel?: AbortSignal | undefined
+}
+
+/** The User-Agent of every request: the suite, its version, and the run, so a vendor finds the run in their logs. */
+export function userAgentOf(runId: string): string {
+  return `petstore-conformance/${packageVersion} run/${runId}`
 }
 
 /** The stopReason of a run that was cancelled (results.json). */
@@ -118,6 +129,18 @@ function sayWhatIsJudged(session: RunSession): void {
   if (config.apiKey !== undefined && config.apiKey.length < 12) {
     err(`WARNING: the API key has only ${config.apiKey.length} character(s); every occurrence of that text is masked in the output, which may garble words`)
   }
+  out(
+    session.traceId
+      ? `Trace:   ${session.traceId} (every request carries it in traceparent, and run/${session.runId} in User-Agent: grep your logs for either)`
+      : `Trace:   none sent (--omit-traceparent); every request carries run/${session.runId} in User-Agent`,
+  )
+  const headerNames = Object.keys(config.headers)
+  if (headerNames.length > 0) out(`Headers: ${headerNames.join(', ')} on every request (values masked in every report)`)
+  if (config.rateLimit !== undefined) out(`Rate:    at most ${config.rateLimit} requests started in any one second, retries included`)
+  for (const secret of config.secrets) {
+    if (secret.value.length < 8)
+      err(`WARNING: ${secret.placeholder} is only ${secret.value.length} character(s); every occurrence of that text is masked in the output, which may garble words`)
+  }
   if (config.insecure) err('WARNING: TLS certificate verification is OFF (--insecure). Never use this against production.')
 }
 
@@ -131,6 +154,12 @@ async function preflight(session: RunSession, api: PetstoreApi): Promise<Ending 
   // Anything else (a timeout, a reset, a huge body) is the target's behaviour, which the checks judge and report.
   if (list.failure && (list.failure.kind === 'unreachable' || list.failure.kind === 'tls')) {
     return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: ${list.failure.message}` }
+  }
+  // A server that wants a client certificate closes the connection after the handshake; undici sees only the close.
+  const alert = list.failure?.kind === 'connection' ? await session.client.tlsAlert() : undefined
+  if (alert) {
+    const hint = session.config.clientCert ? 'it refused the client certificate (--client-cert)' : 'it may want a client certificate: give --client-cert and --client-key'
+    return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: TLS: the server ended the session with ${alert}; ${hint}` }
   }
   if (list.failure) session.err(`WARNING: GET ${list.request.url} failed (${list.failure.message}); the checks will say what else fails`)
   if (list.response?.status === 401 && (await keyRefusedEverywhere(api, get, session.config.profile))) {
@@ -148,12 +177,20 @@ export async function openRun(
 ): Promise<{ session: RunSession; ended?: Ending }> {
   const started = Date.now()
   const apiKey = config.apiKey ?? (config.baseUrl === undefined ? `reference-${randomBytes(12).toString('hex')}` : '')
-  const redact = createRedactor(apiKey)
+  const redact = createRedactor(apiKey, config.secrets)
   const reference = config.baseUrl === undefined ? await suite.startReference({ apiKey }) : undefined
   const baseUrl = config.baseUrl ?? (reference as RunningReference).baseUrl
   const runId = randomBytes(4).toString('hex')
+  const traceId = newTraceId()
   const stop = runStop(config.deadlineMs, options.cancel)
-  const client = new HttpClient({ ...config, baseUrl, stop: stop.signal })
+  const client = new HttpClient({
+    ...config,
+    baseUrl,
+    stop: stop.signal,
+    userAgent: userAgentOf(runId),
+    traceId: config.omitTraceparent ? undefined : traceId,
+    keepBodiesUpTo: config.har ? EVIDENCE_BODY_LIMIT : undefined,
+  })
   const lagLog = new LagLog()
   // The settings the checks see: the configuration, with the target and the key it resolved to.
   const settings: RunSettings = { ...config, baseUrl, apiKey, embeddedReference: reference !== undefined, runId }
@@ -167,7 +204,9 @@ export async function openRun(
     out: (line) => io.out(escapeControlCharacters(redact(line))),
     err: (line) => io.err(escapeControlCharacters(redact(line))),
     redact,
-    state: new RunState(settings, client, lagLog),
+    state: new RunState(settings, client, redact, lagLog),
+    runId,
+    traceId: config.omitTraceparent ? undefined : traceId,
     seeding: { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' },
     close: async () => {
       stop.dispose()

@@ -2,6 +2,8 @@
  * The steps of a run after it is open (run-session.ts): run the checks, judge them, and finish (print and
  * write the reports). Each takes the session; the command, the typed API and the vitest entry compose them.
  */
+import { mkdir } from 'node:fs/promises'
+import { dirname, relative } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
 import { lagReport } from '../checks/consistency.js'
 import type { CheckDefinition } from '../checks/registry.js'
@@ -9,13 +11,16 @@ import { type RunChecksOptions, runChecks } from '../checks/runner.js'
 import { alarmLine, type StallAlarm, watchStalls } from '../checks/watchdog.js'
 import { RunStop } from '../http/client.js'
 import { compareWithBaseline } from '../judging/baseline.js'
+import { counted } from '../judging/headline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
-import type { RunResult } from '../reports/run-result.js'
-import { writeReports } from '../reports/write-reports.js'
+import { renderHar } from '../reports/har.js'
+import type { RunResult, RunTrace } from '../reports/run-result.js'
+import { writeAtomically, writeReports } from '../reports/write-reports.js'
 import { isSelected } from '../spec/catalogue.js'
+import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
-import { CANCELLED, type Ending, type RunIo, type RunSession } from './run-session.js'
+import { CANCELLED, type Ending, type RunIo, type RunSession, userAgentOf } from './run-session.js'
 
 /** What the checks step gives back: a report per check, and what the watchdog saw. */
 export interface Checked {
@@ -87,6 +92,10 @@ export interface RunOutcome {
 }
 
 /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
+function runTrace(session: RunSession): RunTrace {
+  return { ...(session.traceId ? { traceId: session.traceId } : {}), runId: session.runId, userAgent: userAgentOf(session.runId) }
+}
+
 export async function finishRun(session: RunSession, ending: Ending, options: FinishOptions = {}): Promise<RunOutcome> {
   const { config, out, err } = session
   const { reports, ...facts } = ending
@@ -104,6 +113,9 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
     ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
+    trace: runTrace(session),
+    traffic: session.client.traffic.attempts,
+    ...(config.har ? { harFile: relative(config.reportDir, config.har) } : {}),
   })
   if (ending.requirements) {
     out('')
@@ -115,6 +127,14 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     const files = await writeReports(config.reportDir, run, reports ?? [], session.redact)
     out('')
     out(`Reports: ${files.join(', ')}`)
+  }
+  if (config.har) {
+    await mkdir(dirname(config.har), { recursive: true })
+    await writeAtomically(
+      config.har,
+      renderHar({ attempts: session.client.traffic.attempts, reports: reports ?? [], trace: runTrace(session), version: packageVersion, redact: session.redact }),
+    )
+    out(`HAR: ${config.har} (${counted(session.client.traffic.attempts.length, 'request')})`)
   }
   if (run.rootCauses.length > 0) out(renderRootCauses(run))
   if (run.baseline) out(renderBaselineTally(run))

@@ -10,6 +10,8 @@
  */
 import { exactInteger, isInt64 } from '../http/int64.js'
 import { filterEntrySelects, requirements } from '../spec/catalogue.js'
+import { type ExtraHeaders, extraHeadersProblem, parseExtraHeaders } from './extra-headers.js'
+import { Refused } from './refused.js'
 
 /** `smoke`: read-only, no POST at all (policy §3); `full`: writes included. */
 export type Profile = 'smoke' | 'full'
@@ -26,16 +28,15 @@ export interface Setting<T> {
   help: string
   /** True for a flag that is true when given alone (`--strict`). */
   switch?: boolean
+  /** True for a flag that may be given again: each adds a line to its text (`--header`). */
+  repeatable?: boolean
   /** From the text of a flag or a variable: the value, or what is wrong with the text. */
   parse: (text: string, name: string) => T | Refused
   /** What is wrong with a value, from text or from the typed API; undefined when it is fine. */
   problem?: (value: T, name: string) => string | undefined
 }
 
-/** A text or a value a setting refuses, and why. */
-export class Refused {
-  constructor(readonly message: string) {}
-}
+export { Refused }
 
 function wholeNumber(options: { flag: string; env: string; default?: number; min: number; max: number; help: string; defaultWords?: string }): Setting<number> {
   const { min, max } = options
@@ -252,6 +253,51 @@ export const SETTINGS = {
   namePrefix: text({ flag: 'name-prefix', env: 'PETSTORE_NAME_PREFIX', default: 'conformance-', help: 'name prefix of the pets the suite creates' }),
   caFile: text({ flag: 'ca-file', env: 'PETSTORE_CA_FILE', type: 'file', defaultWords: 'none', help: 'PEM file of extra trusted certificate authorities' }),
   insecure: yesNo({ flag: 'insecure', env: 'PETSTORE_INSECURE', help: 'do not verify TLS certificates (loud; never for production)' }),
+  clientCert: text({
+    flag: 'client-cert',
+    env: 'PETSTORE_CLIENT_CERT',
+    type: 'file',
+    defaultWords: 'none',
+    help: 'PEM file of the client certificate, for a target that asks for one (mutual TLS); needs --client-key',
+  }),
+  clientKey: text({ flag: 'client-key', env: 'PETSTORE_CLIENT_KEY', type: 'file', defaultWords: 'none', help: 'PEM file of the private key of --client-cert' }),
+  clientKeyPassphrase: text({
+    flag: 'client-key-passphrase',
+    env: 'PETSTORE_CLIENT_KEY_PASSPHRASE',
+    defaultWords: 'none',
+    help: 'passphrase of an encrypted --client-key (prefer the variable to the flag); never printed',
+  }),
+  headers: {
+    flag: 'header',
+    env: 'PETSTORE_HEADERS',
+    type: '"Name: value", repeatable (the variable: one per line, or a JSON object)',
+    default: {},
+    defaultWords: 'none',
+    repeatable: true,
+    help: "extra header on every request, e.g. a gateway's; ${VAR} in a value is read from the environment; values never printed; not Authorization, Host or Content-Length",
+    parse: parseExtraHeaders,
+    problem: extraHeadersProblem,
+  } satisfies Setting<ExtraHeaders>,
+  rateLimit: wholeNumber({
+    flag: 'rate-limit',
+    env: 'PETSTORE_RATE_LIMIT',
+    defaultWords: 'none: as fast as --concurrency allows',
+    min: 1,
+    max: 100_000,
+    help: 'most requests started in any one second, retries included, on top of --concurrency',
+  }),
+  omitTraceparent: yesNo({
+    flag: 'omit-traceparent',
+    env: 'PETSTORE_OMIT_TRACEPARENT',
+    help: 'send no W3C traceparent header (for a target that refuses headers it does not know); User-Agent still names the run',
+  }),
+  har: text({
+    flag: 'har',
+    env: 'PETSTORE_HAR',
+    type: 'file',
+    defaultWords: 'none',
+    help: 'write every exchange of the run to this HAR 1.2 file (masked like the reports), each entry tagged with the requirements that judged it',
+  }),
   baseline: text({
     flag: 'baseline',
     env: 'PETSTORE_BASELINE',

@@ -1,4 +1,7 @@
-/** A certificate authority and a server certificate for 127.0.0.1, made at test time with the openssl command. */
+/**
+ * A certificate authority, a server certificate for 127.0.0.1 and a client certificate (for mutual TLS),
+ * made at test time with the openssl command. The client's key is also written encrypted, with its passphrase.
+ */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +12,12 @@ export interface TestCertificates {
   caFile: string
   key: string
   cert: string
+  /** PEM files of a client certificate the same CA signed, and its key (for --client-cert / --client-key). */
+  clientCertFile: string
+  clientKeyFile: string
+  /** The same key, encrypted with `clientKeyPassphrase`. */
+  encryptedClientKeyFile: string
+  clientKeyPassphrase: string
 }
 
 export function makeCertificates(): TestCertificates {
@@ -20,5 +29,17 @@ export function makeCertificates(): TestCertificates {
   openssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1')
   writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n')
   openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'san.ext')
-  return { caFile: file('ca.pem'), key: readFileSync(file('server.key'), 'utf8'), cert: readFileSync(file('server.pem'), 'utf8') }
+  openssl('req', ...ec, '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=petstore self-test client')
+  openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.pem', '-days', '1')
+  const clientKeyPassphrase = 'a-passphrase-for-the-self-test'
+  openssl('pkcs8', '-topk8', '-in', 'client.key', '-out', 'client-encrypted.key', '-passout', `pass:${clientKeyPassphrase}`)
+  return {
+    caFile: file('ca.pem'),
+    key: readFileSync(file('server.key'), 'utf8'),
+    cert: readFileSync(file('server.pem'), 'utf8'),
+    clientCertFile: file('client.pem'),
+    clientKeyFile: file('client.key'),
+    encryptedClientKeyFile: file('client-encrypted.key'),
+    clientKeyPassphrase,
+  }
 }

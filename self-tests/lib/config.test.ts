@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { type Config, ConfigError, resolveConfig } from '../../lib/run/config.js
 import { SETTINGS, type SettingKey, type SettingValues, settingEntries } from '../../lib/settings/settings.js'
 import { renderConfigurationDoc, renderEnvExample } from '../../lib/settings/settings-docs.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
+import { makeCertificates } from '../helpers/certificates.js'
 
 function resolveWith(argv: string[], env: Record<string, string> = {}, dotenv?: string): Config {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-config-'))
@@ -118,6 +119,13 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
   namePrefix: ['mine-', 'mine-'],
   caFile: ['ca.pem', 'ca.pem'],
   insecure: ['yes', true],
+  clientCert: ['client-copy.pem', 'client-copy.pem'],
+  clientKey: ['client-copy.key', 'client-copy.key'],
+  clientKeyPassphrase: ['a-passphrase', 'a-passphrase'],
+  headers: ['X-Tenant: acme-staging', { 'X-Tenant': 'acme-staging' }],
+  rateLimit: ['5', 5],
+  omitTraceparent: ['true', true],
+  har: ['run.har', 'run.har'],
   baseline: ['earlier.json', 'earlier.json'],
   failOn: ['new', 'new'],
   artifactsUrl: ['https://ci.example/run/1', 'https://ci.example/run/1'],
@@ -130,6 +138,15 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
 describe('every setting is defined once: a flag, a variable, a .env line and a typed API value give the same run', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-settings-'))
   writeFileSync(join(cwd, 'ca.pem'), 'not checked here')
+  const certificates = makeCertificates()
+  for (const [name, from] of [
+    ['client.pem', certificates.clientCertFile],
+    ['client-copy.pem', certificates.clientCertFile],
+    ['client.key', certificates.clientKeyFile],
+    ['client-copy.key', certificates.clientKeyFile],
+  ]) {
+    copyFileSync(from as string, join(cwd, name as string))
+  }
   writeFileSync(join(cwd, 'earlier.json'), JSON.stringify({ formatVersion: 1, requirements: [] }))
   const sources = { cwd, today: () => new Date('2026-01-01T00:00:00Z'), randomSeed: () => 42 }
   const resolved = (config: Config | 'help') => {
@@ -141,14 +158,23 @@ describe('every setting is defined once: a flag, a variable, a .env line and a t
     const setting = SETTINGS[key]
     const [text, value] = SAMPLES[key]
     // The settings a sample needs beside it (a target needs a key; a replay path needs its seed; fail-on new needs a baseline).
-    const company: Partial<Record<string, string>> = { PETSTORE_API_KEY: 'a-key-of-twenty-chars', PETSTORE_SEED: '7', PETSTORE_BASELINE: 'earlier.json' }
+    const base: Partial<Record<string, string>> = {
+      PETSTORE_API_KEY: 'a-key-of-twenty-chars',
+      PETSTORE_SEED: '7',
+      PETSTORE_BASELINE: 'earlier.json',
+      PETSTORE_CLIENT_CERT: 'client.pem',
+      PETSTORE_CLIENT_KEY: 'client.key',
+    }
+    const company = { ...base }
     delete company[setting.env]
+    // A client certificate needs its key beside it: without the sample, its half of the pair is the base's.
+    const withoutSample = key === 'clientCert' || key === 'clientKey' ? base : company
     const fromFlag = resolved(resolveConfig({ ...sources, env: company, argv: [`--${setting.flag}=${text}`] }))
     const fromVariable = resolved(resolveConfig({ ...sources, env: { ...company, [setting.env]: text } }))
     writeFileSync(join(cwd, `${key}.env`), `${setting.env}=${text}\n`)
     const fromFile = resolved(resolveConfig({ ...sources, env: company, argv: ['--env-file', `${key}.env`] }))
     const fromApi = resolved(resolveConfig({ ...sources, env: company, values: { [key]: value } }))
-    const none = resolved(resolveConfig({ ...sources, env: company }))
+    const none = resolved(resolveConfig({ ...sources, env: withoutSample }))
     const configKey = key as keyof Config
     expect(fromFlag[configKey]).not.toEqual(none[configKey])
     expect([fromVariable[configKey], fromFile[configKey], fromApi[configKey]]).toEqual([fromFlag[configKey], fromFlag[configKey], fromFlag[configKey]])

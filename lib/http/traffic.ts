@@ -1,0 +1,54 @@
+/**
+ * Every request the run sent, one record per attempt (a retried request is several): when it went, how long
+ * it took, what came back. The report's timeline and latencies are drawn from it, and, when the run writes a
+ * HAR file, each record also keeps the headers and bodies of its exchange.
+ */
+export interface RecordedResponse {
+  status: number
+  headers: Record<string, string>
+  /** The body as text, cut at the size cap. */
+  body: string
+  bodyBytes: number
+}
+
+/**
+ * `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way
+ * (reset, closed); `cut`: aborted because another request to the same operation timed out; `stopped`: the
+ * run's deadline or a cancel ended it.
+ */
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'stopped' | 'cut'
+
+export interface AttemptRecord {
+  /** The exchange this attempt belongs to (Exchange.id). */
+  exchangeId: number
+  /** The span id its traceparent carried; undefined when the run sent none (--omit-traceparent). */
+  spanId: string | undefined
+  /** The operation as the client knows it (`GET /pets`), or undefined for a request outside the three. */
+  operation: string | undefined
+  method: string
+  url: string
+  /** When it was sent, in ms since the epoch. */
+  startedAt: number
+  durationMs: number
+  status?: number
+  failure?: { kind: TransportFailureKind; message: string }
+  /** Another attempt followed this one: it was answered 429 (or 503 with Retry-After), or it failed in transit. */
+  retried: boolean
+  /** Kept only for a HAR file: the headers and body sent, and the answer with its body cut. */
+  sent?: { headers: Record<string, string>; body?: string }
+  answer?: RecordedResponse
+}
+
+/** The records of a run, in the order the attempts ended. */
+export class TrafficLog {
+  readonly attempts: AttemptRecord[] = []
+
+  constructor(
+    /** Keep what a HAR file needs (headers, bodies cut to this many characters); undefined keeps times and statuses only. */
+    readonly keepBodiesUpTo: number | undefined,
+  ) {}
+
+  add(record: AttemptRecord): void {
+    this.attempts.push(record)
+  }
+}
