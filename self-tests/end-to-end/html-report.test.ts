@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { Browser, Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
+import type { RunResult } from '../../lib/reports/run-result.js'
 import { faults } from '../../variants/faults/index.js'
 import { launchChromium } from '../helpers/browser.js'
 import { runCli } from '../helpers/run-cli.js'
@@ -10,15 +13,58 @@ import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
 
+/** The run at a glance: a row per operation with its latencies and status classes, and a timeline drawn in shapes and words, not colours. */
+async function readTheRunAtAGlance(page: Page, results: RunResult): Promise<void> {
+  const traffic = results.traffic ?? expect.fail('results.json has no traffic')
+  const rows = await page.locator('#latency tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
+  expect(rows).toEqual(
+    traffic.operations.map((operation) => [
+      operation.operation,
+      String(operation.requests),
+      String(operation.latencyMs?.p50 ?? '–'),
+      String(operation.latencyMs?.p95 ?? '–'),
+      String(operation.latencyMs?.max ?? '–'),
+      ...Object.values(operation.byStatusClass).map(String),
+    ]),
+  )
+  expect(rows.reduce((sum, row) => sum + Number(row[1]), 0)).toBe(results.requestsSent)
+  const timeline = page.locator('svg#timeline')
+  await expect(timeline.isVisible()).resolves.toBe(true)
+  const total = (key: 'tooManyRequests' | 'timeouts' | 'retried') => traffic.timeline.slices.reduce((sum, slice) => sum + slice[key], 0)
+  const labels = await timeline.locator('text').allTextContents()
+  expect(labels).toEqual(expect.arrayContaining([`429s (${total('tooManyRequests')})`, `timeouts (${total('timeouts')})`, `retries (${total('retried')})`]))
+  const most = Math.max(...traffic.timeline.slices.map((slice) => slice.inFlight))
+  expect(labels).toContain(`${most} in flight`)
+  // Readable without colour: everything is drawn in the text colour, kinds told apart by shape and by name.
+  const paints = await timeline.evaluate((svg) => [...svg.querySelectorAll('[fill],[stroke]')].flatMap((node) => [node.getAttribute('fill'), node.getAttribute('stroke')]))
+  expect(paints.length).toBeGreaterThan(5)
+  for (const paint of paints) expect([null, 'currentColor', 'none']).toContain(paint)
+  await expect(page.locator('#timeline-summary').innerText()).resolves.toMatch(new RegExp(`^At most ${most} requests in flight at once; ${total('tooManyRequests')} answered 429`))
+}
+
+/** The report links the HAR file, and a page that opens it as a HAR viewer does (a file input, JSON.parse) finds one entry per request. */
+async function openTheHarFile(browser: Browser, report: Page, requests: number): Promise<void> {
+  const href = (await report.locator('#har-link').getAttribute('href')) ?? expect.fail('report.html links no HAR file')
+  const harPath = fileURLToPath(new URL(href, report.url()))
+  const viewer = await browser.newPage()
+  await viewer.setContent(
+    '<input type="file" id="har"><output id="read"></output><script>document.getElementById("har").addEventListener("change", async (event) => { const log = JSON.parse(await event.target.files[0].text()).log; document.getElementById("read").textContent = [log.version, log.entries.length, log.entries.every((entry) => !Number.isNaN(Date.parse(entry.startedDateTime)) && entry.request.url.startsWith("http"))].join(" ") })</script>',
+  )
+  await viewer.setInputFiles('#har', harPath)
+  await viewer.waitForFunction('document.getElementById("read").textContent !== ""')
+  await expect(viewer.locator('#read').innerText()).resolves.toBe(`1.2 ${requests} true`)
+}
+
 describe('the reports of a failing run, read as a person reads them', () => {
-  test('all four reports are written; report.html shows the verdict, opens a failure on evidence whose curl line reproduces it, and filters', async () => {
+  test('all four reports and the HAR file are written; report.html shows the verdict, opens a failure on evidence whose curl line reproduces it, filters, shows the run at a glance and links the HAR file', async () => {
     const fault = faults.find((candidate) => candidate.name === 'create-answers-200')
     const target = await startTarget({ variant: fault })
-    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--requirements', 'createPet/returns-201-pet,listPets/', '--seed', '3'], {
-      PETSTORE_API_KEY: API_KEY,
-    })
+    const outcome = await runCli(
+      ['--base-url', target.baseUrl, '--profile', 'full', '--requirements', 'createPet/returns-201-pet,listPets/', '--seed', '3', '--har', 'reports/exchanges.har'],
+      { PETSTORE_API_KEY: API_KEY },
+    )
     expect(outcome.code).toBe(1)
-    expect(readdirSync(outcome.reportDir).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(readdirSync(outcome.reportDir).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
     expect(readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8')).toMatch(/NON-CONFORMANT[\s\S]*`createPet\/returns-201-pet` MUST/)
 
     // junit.xml: a test case per check, named with its requirement id; failures carry evidence, the rest is skipped with a reason.
@@ -81,6 +127,9 @@ describe('the reports of a failing run, read as a person reads them', () => {
       const policyRow = anchored.locator('tr[id="listPets/limit-out-of-range"]')
       await policyRow.locator('summary').click()
       await expect(policyRow.innerText()).resolves.toMatch(/The conformance policy says \(CONFORMANCE-POLICY §2\):[\s\S]*How the policy settles it:/)
+
+      await readTheRunAtAGlance(page, outcome.results ?? expect.fail('no results'))
+      await openTheHarFile(browser, page, outcome.results?.requestsSent ?? 0)
     } finally {
       await browser.close()
     }

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { PetStore } from '../../reference/pet-store.js'
 import { faults } from '../../variants/faults/index.js'
@@ -89,35 +90,46 @@ describe('the command against the reference implementation', () => {
     expect(server.requests).toEqual([])
   })
 
-  test('a distinctive key appears in no console line and no report file (plain, base64, URL-encoded), even in failure evidence', async () => {
+  test('a distinctive key and extra header values appear in no console line, no report file and no HAR file (plain, base64, URL-encoded), even in failure evidence', async () => {
     // '+', '/' and '=' make the URL-encoded form differ from the plain one.
     const key = 'sk_live+Q7/x9=distinctive-4f9c'
+    const headerSecret = 'gw+Secret/7=distinctive-9a0b'
+    const tenant = 'tenant-distinctive-5c6d'
+    const withHeaders = ['--header', 'X-Gateway-Secret: ${GATEWAY_SECRET}', '--header', `X-Tenant: ${tenant}`]
     const server = await startTarget({
       variant: {
         name: 'echoes-credentials',
         description: 'every answer echoes the Authorization header',
         wrap: (reference) => async (request) => {
           const answer = await reference(request)
-          return { ...answer, headers: { ...answer.headers, 'x-echo': request.headers.authorization ?? '' } }
+          const echo = [request.headers.authorization, request.headers['x-gateway-secret'], request.headers['x-tenant']].join(' ')
+          return { ...answer, headers: { ...answer.headers, 'x-echo': echo }, body: answer.status >= 400 ? answer.body.replace('}', `,"echo":"${echo}"}`) : answer.body }
         },
       },
     })
-    const failing = await runCli(['--base-url', server.baseUrl, '--profile', 'full'], { PETSTORE_API_KEY: `${key}-wrong` })
-    const embedded = await runCli(['--seed', '3', '--api-key', key])
+    const failing = await runCli(['--base-url', server.baseUrl, '--profile', 'full', ...withHeaders], { PETSTORE_API_KEY: `${key}-wrong`, GATEWAY_SECRET: headerSecret })
+    const embedded = await runCli(['--seed', '3', '--api-key', key, ...withHeaders, '--har', 'exchanges.har'], { GATEWAY_SECRET: headerSecret })
     // A target that takes the key from a query string: the failure's evidence holds the URL the suite sent it in.
     const inQuery = await startVariant(
       faults.find((fault) => fault.name === 'key-accepted-as-api-key-parameter'),
       { apiKey: key, store: new PetStore() },
     )
-    const queried = await runCli(['--base-url', inQuery.baseUrl, '--requirements', 'auth/key-elsewhere-refused'], { PETSTORE_API_KEY: key }).finally(() => inQuery.close())
+    const queried = await runCli(['--base-url', inQuery.baseUrl, '--requirements', 'auth/key-elsewhere-refused', ...withHeaders], {
+      PETSTORE_API_KEY: key,
+      GATEWAY_SECRET: headerSecret,
+    }).finally(() => inQuery.close())
     // A key the target refuses everywhere is a set-up mistake (exit 2), and its reports still say so without the key.
     expect(failing.code).toBe(2)
     expect(queried.code, queried.stdout).toBe(1)
     const { readFileSync, readdirSync } = await import('node:fs')
     const files = [failing, embedded, queried].flatMap((run) => readdirSync(run.reportDir).map((name) => readFileSync(`${run.reportDir}/${name}`, 'utf8')))
     expect(files).toHaveLength(12)
+    const har = readFileSync(join(dirname(embedded.reportDir), 'exchanges.har'), 'utf8')
+    files.push(har)
+    expect(JSON.parse(har).log.entries.length).toBe(embedded.results?.requestsSent)
     expect(files.join('')).toContain('api_key=$PETSTORE_API_KEY')
-    for (const secret of [key, `${key}-wrong`]) {
+    expect(files.join('')).toContain('${GATEWAY_SECRET}')
+    for (const secret of [key, `${key}-wrong`, headerSecret, tenant]) {
       const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), encodeURIComponent(secret)]
       for (const text of [embedded.stdout, embedded.stderr, failing.stdout, failing.stderr, queried.stdout, queried.stderr, ...files])
         for (const form of forms) expect(text).not.toContain(form)

@@ -135,6 +135,41 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
   quiet: ['on', true],
 }
 
+describe('extra headers: for a gateway, never in the way of what the checks test', () => {
+  test('--header again adds one; PETSTORE_HEADERS holds lines or a JSON object; ${VAR} is read from the environment and the .env file', () => {
+    const env = { GATEWAY_SECRET: 'from-the-environment' }
+    expect(resolveWith(['--header', 'X-Tenant: acme', '--header', 'X-Secret: ${GATEWAY_SECRET}'], env).headers).toEqual({ 'X-Tenant': 'acme', 'X-Secret': 'from-the-environment' })
+    expect(resolveWith([], { ...env, PETSTORE_HEADERS: 'X-Tenant: acme\nX-Secret: ${GATEWAY_SECRET}\n' }).headers).toEqual({ 'X-Tenant': 'acme', 'X-Secret': 'from-the-environment' })
+    expect(resolveWith([], { PETSTORE_HEADERS: '{"X-Tenant":"acme: with a colon"}' }).headers).toEqual({ 'X-Tenant': 'acme: with a colon' })
+    expect(resolveWith(['--header', 'X-Secret: ${IN_DOTENV}'], {}, 'IN_DOTENV=from-dotenv\n').headers).toEqual({ 'X-Secret': 'from-dotenv' })
+    const config = resolveWith(['--header', 'X-Secret: ${GATEWAY_SECRET}', '--header', 'X-Tenant: acme-tenant'], env)
+    expect(config.secrets).toEqual([
+      { value: 'from-the-environment', placeholder: '${GATEWAY_SECRET}' },
+      { value: 'acme-tenant', placeholder: '[value of X-Tenant]' },
+    ])
+  })
+
+  test.for([
+    [['--header', 'Authorization: Bearer x'], /Authorization cannot be set: the suite sends its own/],
+    [['--header', 'host: elsewhere'], /host cannot be set/],
+    [['--header', 'Content-Length: 3'], /Content-Length cannot be set/],
+    [['--header', 'traceparent: 00-x'], /--omit-traceparent/],
+    [['--header', 'X-A: 1', '--header', 'x-a: 2'], /x-a is given twice/],
+    [['--header', 'no colon here'], /each header must read "Name: value"/],
+    [['--header', 'Bad Name: 1'], /"Bad Name" is not a header name/],
+    [['--header', 'X-Secret: ${NOT_SET_ANYWHERE}'], /\$\{NOT_SET_ANYWHERE\} is not set in the environment/],
+  ] as const)('%j is refused', ([argv, message]) => {
+    const problems = problemsOf([...argv]).join('\n')
+    expect(problems).toMatch(message)
+    // A refusal names the header, never its value.
+    expect(problems).not.toMatch(/Bearer x|elsewhere/)
+  })
+
+  test('the typed API is checked the same way', () => {
+    expect(() => resolveConfig({ env: {}, cwd: tmpdir(), today: () => new Date(), randomSeed: () => 1, values: { headers: { authorization: 'Bearer x' } } })).toThrow(/authorization cannot be set/)
+  })
+})
+
 describe('every setting is defined once: a flag, a variable, a .env line and a typed API value give the same run', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-settings-'))
   writeFileSync(join(cwd, 'ca.pem'), 'not checked here')

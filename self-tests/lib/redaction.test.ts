@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
+import { curlLine } from '../../lib/checks/evidence.js'
 import { createRedactor, KEY_PLACEHOLDER, redactDeep } from '../../lib/http/redaction.js'
 
 const KEY = 'live/9f8e+7d6c=5b4a'
@@ -40,5 +41,41 @@ describe('the API key never reaches output', () => {
     expect(redacted.nested[0]?.body).toBe(`to${KEY_PLACEHOLDER}en ${KEY_PLACEHOLDER}`)
     const reparsed = parseJson(stringifyJson(redacted))
     expect(reparsed.ok && stringifyJson(reparsed.value)).toContain('"id":9223372036854775807')
+  })
+})
+
+describe('the extra headers and the passphrase never reach output either', () => {
+  const redact = createRedactor(KEY, [
+    { value: 'gw-secret/0a1b', placeholder: '${GATEWAY_SECRET}' },
+    { value: 'tenant-42', placeholder: '[value of X-Tenant]' },
+  ])
+
+  test('each value, as written and URL-encoded, becomes its own placeholder; the key keeps its own', () => {
+    expect(redact(`x-gateway-secret: gw-secret/0a1b; ?s=${encodeURIComponent('gw-secret/0a1b')}; x-tenant: tenant-42; Bearer ${KEY}`)).toBe(
+      `x-gateway-secret: \${GATEWAY_SECRET}; ?s=\${GATEWAY_SECRET}; x-tenant: [value of X-Tenant]; Bearer ${KEY_PLACEHOLDER}`,
+    )
+  })
+
+  test('a curl line reads a value written as ${VAR} from the same variable, and leaves the run own trace and User-Agent out', () => {
+    const curl = curlLine(
+      {
+        id: 1,
+        request: {
+          method: 'GET',
+          url: 'https://staging.example/v1/pets',
+          headers: {
+            'user-agent': 'petstore-conformance/0.1.0 run/abcd',
+            'x-gateway-secret': 'gw-secret/0a1b',
+            authorization: `Bearer ${KEY}`,
+            traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+          },
+          timeoutMs: 1000,
+        },
+        retries: [],
+        durationMs: 1,
+      },
+      redact,
+    )
+    expect(curl).toBe(`curl -sS -i --max-time 1 -X GET 'https://staging.example/v1/pets' -H "x-gateway-secret: \${GATEWAY_SECRET}" -H "authorization: Bearer ${KEY_PLACEHOLDER}"`)
   })
 })
