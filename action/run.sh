@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GitHub Action's step: install the packaged command (the version of this action, or
 # PETSTORE_CONFORMANCE_PACKAGE: a tarball or another spec), run it with the inputs as PETSTORE_* variables,
-# put summary.md in the job summary, and set the outputs. The exit code is the run's.
+# put summary.md in the job summary, and set the outputs. The HAR file goes into the report directory, so the
+# action's upload step keeps it with the other reports. The exit code is the run's.
 set -euo pipefail
 action_path="${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is set by the runner}"
 version="$(node -p "require(process.argv[1]).version" "$action_path/package.json")"
@@ -12,6 +13,8 @@ npm install --prefix "$prefix" --omit=dev --ignore-scripts --no-audit --no-fund 
 
 report_dir="${PETSTORE_REPORT_DIR:-petstore-conformance-reports}"
 export PETSTORE_REPORT_DIR="$report_dir"
+har="${PETSTORE_ACTION_HAR:-}"
+if [ -n "$har" ]; then export PETSTORE_HAR="$report_dir/$har"; fi
 # A cancelled job signals this script: the command gets the signal too (it then writes its reports and exits 3),
 # and the script waits for it. Run in the background, since bash holds a trap while a foreground child runs.
 set +e
@@ -33,8 +36,8 @@ set -e
 
 if [ -f "$report_dir/summary.md" ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$report_dir/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  node - "$report_dir/results.json" "$code" "$report_dir" >> "$GITHUB_OUTPUT" <<'NODE'
-const [file, code, dir] = process.argv.slice(2)
+  node - "$report_dir/results.json" "$code" "$report_dir" "${PETSTORE_HAR:-}" >> "$GITHUB_OUTPUT" <<'NODE'
+const [file, code, dir, har] = process.argv.slice(2)
 let results
 try { results = JSON.parse(require('node:fs').readFileSync(file, 'utf8')) } catch { results = undefined }
 const must = (verdict) => (results?.requirements ?? []).filter((r) => r.level === 'MUST' && r.verdict === verdict).length
@@ -43,6 +46,7 @@ console.log(`exit-code=${code}`)
 console.log(`failed-must=${must('fail')}`)
 console.log(`inconclusive-must=${must('inconclusive')}`)
 console.log(`report-dir=${dir}`)
+console.log(`har=${har && require('node:fs').existsSync(har) ? har : ''}`)
 NODE
 fi
 exit "$code"

@@ -3,7 +3,8 @@
  * The benchmark: the real command against the reference, on loopback and behind a proxy that adds a fixed
  * delay to every exchange. For each scenario it prints wall time, requests, requests per second, the time
  * before the first request (startup), and the ratio of wall time to the floor
- * (startup + requests × delay / concurrency); it writes the figures as JSON for later comparison.
+ * (startup + requests × delay / concurrency); it writes the figures as JSON for later comparison. The
+ * rate-limited scenario also prints the most requests the target saw in any one second, beside the limit.
  * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -25,6 +26,8 @@ interface Scenario {
   delayMs: number
   /** Pets in the store at the start (smoke needs data to decide the boundaries). */
   pets: number
+  /** --rate-limit, requests per second. */
+  rateLimit?: number
 }
 
 const SCENARIOS: Scenario[] = [
@@ -32,6 +35,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'full, 50 ms per exchange', profile: 'full', delayMs: 50, pets: 0 },
   { name: 'smoke, loopback', profile: 'smoke', delayMs: 0, pets: 150 },
   { name: 'smoke, 50 ms per exchange', profile: 'smoke', delayMs: 50, pets: 150 },
+  { name: 'smoke, --rate-limit 50', profile: 'smoke', delayMs: 0, pets: 150, rateLimit: 50 },
 ]
 
 export interface Measurement {
@@ -46,6 +50,20 @@ export interface Measurement {
   requestsPerSecond: number
   floorMs: number
   wallToFloor: number
+  /** The most requests the target saw arrive within any 1000 ms. */
+  mostInAnySecond: number
+  rateLimit?: number
+}
+
+/** The most arrivals (ms, in order) within any window of `windowMs`. */
+function mostWithin(arrivals: readonly number[], windowMs: number): number {
+  let most = 0
+  let first = 0
+  for (let last = 0; last < arrivals.length; last++) {
+    while ((arrivals[last] as number) - (arrivals[first] as number) >= windowMs) first++
+    most = Math.max(most, last - first + 1)
+  }
+  return most
 }
 
 async function measure(scenario: Scenario): Promise<Measurement> {
@@ -53,7 +71,8 @@ async function measure(scenario: Scenario): Promise<Measurement> {
   const proxy = await startDelayProxy(target.baseUrl, scenario.delayMs)
   try {
     const started = performance.now()
-    const outcome = await spawnCli(['--base-url', proxy.baseUrl, '--profile', scenario.profile, '--seed', '7', '--concurrency', String(CONCURRENCY)], {
+    const rateLimit = scenario.rateLimit ? ['--rate-limit', String(scenario.rateLimit)] : []
+    const outcome = await spawnCli(['--base-url', proxy.baseUrl, '--profile', scenario.profile, '--seed', '7', '--concurrency', String(CONCURRENCY), ...rateLimit], {
       PETSTORE_API_KEY: API_KEY,
     })
     const wallMs = performance.now() - started
@@ -72,6 +91,11 @@ async function measure(scenario: Scenario): Promise<Measurement> {
       requestsPerSecond: Math.round(requests / (wallMs / 1000)),
       floorMs: Math.round(floorMs),
       wallToFloor: Number((wallMs / floorMs).toFixed(2)),
+      mostInAnySecond: mostWithin(
+        target.requests.map((request) => request.at),
+        1000,
+      ),
+      ...(scenario.rateLimit ? { rateLimit: scenario.rateLimit } : {}),
     }
   } finally {
     await proxy.close()
@@ -81,7 +105,7 @@ async function measure(scenario: Scenario): Promise<Measurement> {
 
 function row(m: Measurement, baseline?: Measurement): string {
   const change = baseline ? `  (was ${(baseline.wallMs / 1000).toFixed(2)} s, ×${(m.wallMs / baseline.wallMs).toFixed(2)})` : ''
-  return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  exit ${m.exitCode}${change}`
+  return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  most in any second ${m.mostInAnySecond}${m.rateLimit ? ` (limit ${m.rateLimit})` : ''}  exit ${m.exitCode}${change}`
 }
 
 async function main(): Promise<number> {

@@ -284,7 +284,7 @@ export const SETTINGS = {
     defaultWords: 'none: as fast as --concurrency allows',
     min: 1,
     max: 100_000,
-    help: 'most requests started in any one second, retries included, on top of --concurrency',
+    help: 'most requests in any one second, retries included, on top of --concurrency (the suite starts at most N in any 1.1 s)',
   }),
   omitTraceparent: yesNo({
     flag: 'omit-traceparent',

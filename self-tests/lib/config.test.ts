@@ -139,7 +139,10 @@ describe('extra headers: for a gateway, never in the way of what the checks test
   test('--header again adds one; PETSTORE_HEADERS holds lines or a JSON object; ${VAR} is read from the environment and the .env file', () => {
     const env = { GATEWAY_SECRET: 'from-the-environment' }
     expect(resolveWith(['--header', 'X-Tenant: acme', '--header', 'X-Secret: ${GATEWAY_SECRET}'], env).headers).toEqual({ 'X-Tenant': 'acme', 'X-Secret': 'from-the-environment' })
-    expect(resolveWith([], { ...env, PETSTORE_HEADERS: 'X-Tenant: acme\nX-Secret: ${GATEWAY_SECRET}\n' }).headers).toEqual({ 'X-Tenant': 'acme', 'X-Secret': 'from-the-environment' })
+    expect(resolveWith([], { ...env, PETSTORE_HEADERS: 'X-Tenant: acme\nX-Secret: ${GATEWAY_SECRET}\n' }).headers).toEqual({
+      'X-Tenant': 'acme',
+      'X-Secret': 'from-the-environment',
+    })
     expect(resolveWith([], { PETSTORE_HEADERS: '{"X-Tenant":"acme: with a colon"}' }).headers).toEqual({ 'X-Tenant': 'acme: with a colon' })
     expect(resolveWith(['--header', 'X-Secret: ${IN_DOTENV}'], {}, 'IN_DOTENV=from-dotenv\n').headers).toEqual({ 'X-Secret': 'from-dotenv' })
     const config = resolveWith(['--header', 'X-Secret: ${GATEWAY_SECRET}', '--header', 'X-Tenant: acme-tenant'], env)
@@ -166,7 +169,9 @@ describe('extra headers: for a gateway, never in the way of what the checks test
   })
 
   test('the typed API is checked the same way', () => {
-    expect(() => resolveConfig({ env: {}, cwd: tmpdir(), today: () => new Date(), randomSeed: () => 1, values: { headers: { authorization: 'Bearer x' } } })).toThrow(/authorization cannot be set/)
+    expect(() => resolveConfig({ env: {}, cwd: tmpdir(), today: () => new Date(), randomSeed: () => 1, values: { headers: { authorization: 'Bearer x' } } })).toThrow(
+      /authorization cannot be set/,
+    )
   })
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { curlLine } from '../../lib/checks/evidence.js'
+import { JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { createRedactor, KEY_PLACEHOLDER, redactDeep } from '../../lib/http/redaction.js'
 
 const KEY = 'live/9f8e+7d6c=5b4a'

@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../entry-points/index.js'
 import type { Verdict } from '../../lib/judging/verdicts.js'
 import type { RunResult } from '../../lib/reports/run-result.js'
+import { SETTINGS } from '../../lib/settings/settings.js'
 import { packageRoot, packageVersion } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
@@ -98,6 +99,24 @@ describe('the package, installed from its tarball alone', () => {
     )
     const proof = files.filter((file) => /self-tests|variants|mutation-score|benchmarks|^\.ci|ci-examples|\.test\.|scripts\//.test(file))
     expect(proof).toEqual([])
+  })
+
+  test('the README and every shipped doc make sense installed: each link is to a shipped file, no path leaves the package, repository folders are named as such', () => {
+    const pages = shipped.filter((file) => file.endsWith('.md'))
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/requirements.md', 'docs/configuration.md']))
+    for (const page of pages) {
+      const text = readFileSync(join(packageRoot, page), 'utf8')
+      expect(text, page).not.toMatch(/\.\.\/(shared|spec)|CONFORMANCE-POLICY\.md|petstore-v1\.md/)
+      for (const [, link] of text.matchAll(/\]\(([^)\s#]+)[^)]*\)/g)) {
+        if (/^[a-z]+:/.test(link as string)) continue
+        const target = join(page, '..', link as string).replace(/\\/g, '/')
+        expect(shipped, `${page} links ${link}`).toContain(target)
+      }
+      // The project's own folders are there in the repository, not in the package: a page that names one says so.
+      if (/`(self-tests|variants|benchmarks|ci-examples|soak|mutation-score)\//.test(text)) expect(text, page).toMatch(/repository/)
+    }
+    // The spec's words every requirement rests on stay quoted where users read them.
+    expect(readFileSync(join(packageRoot, 'docs', 'requirements.md'), 'utf8')).toContain('When `limit` is omitted, at most 20 animals are returned.')
   })
 
   test('npx petstore-conformance answers --version and judges a target; its replay commands say npx', async () => {
@@ -257,16 +276,30 @@ export default class OutcomeReporter {
       PETSTORE_FAIL_ON: '',
       PETSTORE_BASELINE: '',
       PETSTORE_REPORT_DIR: join(folder, 'action-reports'),
+      PETSTORE_ACTION_HAR: 'exchanges.har',
       PETSTORE_QUIET: 'true',
       CI: 'true',
     })
     await run('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env, timeout: 50_000 }).catch((error) => {
       throw new Error(`${error.message}\n${error.stdout}\n${error.stderr}`)
     })
-    expect(readFileSync(outputs, 'utf8')).toMatch(/^verdict=CONFORMANT\nexit-code=0\nfailed-must=0\ninconclusive-must=\d+\nreport-dir=.*action-reports\n$/)
+    expect(readFileSync(outputs, 'utf8')).toMatch(
+      /^verdict=CONFORMANT\nexit-code=0\nfailed-must=0\ninconclusive-must=\d+\nreport-dir=.*action-reports\nhar=.*action-reports\/exchanges\.har\n$/,
+    )
+    // The HAR file is in the report directory, which the action's upload step keeps.
+    expect(JSON.parse(readFileSync(join(folder, 'action-reports', 'exchanges.har'), 'utf8')).log.entries.length).toBe(target.requests.length)
     expect(readFileSync(summary, 'utf8')).toMatch(/^## Pet Store conformance: ✅ CONFORMANT/)
     const action = readFileSync(join(packageRoot, 'action.yml'), 'utf8')
-    for (const input of ['base-url', 'api-key', 'profile', 'strict', 'fail-on', 'baseline', 'report-dir']) expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'))
+    for (const input of ['base-url', 'api-key', 'profile', 'strict', 'fail-on', 'baseline', 'report-dir', 'har', 'artifact-name'])
+      expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'))
+    // Each setting the pipelines need is an input, passed to the command as its variable.
+    for (const key of ['headers', 'caFile', 'clientCert', 'clientKey', 'clientKeyPassphrase', 'rateLimit', 'omitTraceparent'] as const) {
+      const { flag, env: variable } = SETTINGS[key]
+      const input = key === 'headers' ? 'headers' : flag
+      expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'))
+      expect(action).toContain(`${variable}: \${{ inputs.${input} }}`)
+    }
+    expect(action).toMatch(/uses: actions\/upload-artifact@v4\n\s+with:\n\s+name: \$\{\{ inputs.artifact-name \}\}\n\s+path: \$\{\{ steps.run.outputs.report-dir/)
   })
 
   test('the GitHub Action passes a cancel on: SIGTERM to its step ends the command with its reports, exit 3, and the outputs say so', async ({ onTestFinished }) => {
