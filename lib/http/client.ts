@@ -3,8 +3,9 @@
  * HTTP_PROXY / HTTPS_PROXY / NO_PROXY, a client certificate for mutual TLS), a bound on requests in flight
  * and on requests started per second (p-queue), the run's extra headers, a traceparent and the run's
  * User-Agent on every request, a timeout and a body cap per request, the run's stop (its deadline or a
- * cancel), bounded retries, and every exchange recorded for evidence and every attempt in the traffic log. It never throws for what the target does: a transport failure is recorded on the exchange for
- * the checks to judge. An operation that stops answering costs one timeout, not one per request in flight:
+ * cancel), bounded retries, every exchange recorded for evidence and every attempt in the traffic log. It
+ * never throws for what the target does: a transport failure is recorded on the exchange for the checks to
+ * judge. An operation that stops answering costs one timeout, not one per request in flight:
  * when one of its requests times out, the others in flight are cut at once and its reads sent again one at
  * a time (see dead-operations.ts).
  */
@@ -226,17 +227,16 @@ export class HttpClient {
       options.clientCert && options.clientKey
         ? { cert: readFileSync(options.clientCert), key: readFileSync(options.clientKey), ...(options.clientKeyPassphrase ? { passphrase: options.clientKeyPassphrase } : {}) }
         : {}
-    // The client certificate goes to the target, directly (connect) or through a proxy's tunnel (requestTls).
-    const tls = { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure }
+    this.targetTls = { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure, ...clientCertificate }
     // Always given, so undici never falls back to reading process.env itself.
     const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '' }
-    this.targetTls = { ...tls, ...clientCertificate }
     this.dispatcher = new EnvHttpProxyAgent({
       ...proxy,
       connections: options.concurrency,
       maxHeaderSize: MAX_HEADER_BYTES,
-      connect: { ...tls, ...clientCertificate },
-      requestTls: { ...tls, ...clientCertificate },
+      // To the target, directly (connect) or through a proxy's tunnel (requestTls).
+      connect: this.targetTls,
+      requestTls: this.targetTls,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     })
