@@ -24,7 +24,9 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
   const apiKey = `dry-run-${randomBytes(12).toString('hex')}`
   const reference = await suite.startReference({ apiKey, pets: config.profile === 'full' ? 0 : 150 })
   try {
-    await runConfigured({ ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' }, suite, silent, { writeReports: false })
+    // Counted at full speed, with no HAR file: the rate limit and the HAR are for the real run.
+    const counting = { ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' as const, rateLimit: undefined, har: undefined }
+    await runConfigured(counting, suite, silent, { writeReports: false })
   } finally {
     await reference.close()
   }
@@ -41,6 +43,10 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
   )
   for (const [operation, count] of [...counts].sort((a, b) => a[0].localeCompare(b[0]))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
   io.out(`  ${'total'.padEnd(40)} ${counted(reference.requests.length, 'request')}`)
+  if (config.rateLimit !== undefined) {
+    const seconds = (Math.ceil(reference.requests.length / config.rateLimit) - 1) * 1.1
+    io.out(`Rate:  at --rate-limit ${config.rateLimit}, at least ${seconds.toFixed(1)} s (retries on top).`)
+  }
   io.out(posts > 0 ? `POST: yes, ${counted(posts, 'POST')}: this run CREATES pets on the target.` : 'POST: none: this run sends no POST.')
   return EXIT.conformant
 }

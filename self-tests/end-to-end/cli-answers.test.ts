@@ -1,5 +1,5 @@
 /** The command answers what a user asks before running: its version, its options, the requirements, the plan; and says how a long run is going. */
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { requirements } from '../../lib/spec/catalogue.js'
@@ -37,8 +37,12 @@ describe('what the command answers without a run', () => {
 
   test('--dry-run prints the plan, requests per operation and whether any POST would be sent, and sends nothing to the target', async () => {
     const target = await startTarget({ pets: 5 })
-    const smoke = await runCli(['--base-url', target.baseUrl, '--dry-run'], WITH_KEY)
+    // The plan is counted at full speed and writes no HAR file: a rate limit only says how long the real run takes at least.
+    const smoke = await runCli(['--base-url', target.baseUrl, '--dry-run', '--rate-limit', '2', '--har', 'reports/never.har'], WITH_KEY)
     expect(smoke.code, smoke.stderr).toBe(0)
+    const total = Number(/^ {2}total +(\d+) requests$/m.exec(smoke.stdout)?.[1])
+    expect(smoke.stdout).toContain(`Rate:  at --rate-limit 2, at least ${((Math.ceil(total / 2) - 1) * 1.1).toFixed(1)} s (retries on top).`)
+    expect(existsSync(join(smoke.reportDir, 'never.har'))).toBe(false)
     expect(smoke.stdout).toMatch(`Dry run: nothing is sent to ${target.baseUrl}.`)
     expect(smoke.stdout).toMatch(/^ {2}GET \/pets +\d+ requests$/m)
     expect(smoke.stdout).toMatch(/^POST: none: this run sends no POST\.$/m)
