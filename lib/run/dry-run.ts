@@ -25,7 +25,17 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
   const reference = await suite.startReference({ apiKey, pets: config.profile === 'full' ? 0 : 150 })
   try {
     // Counted at full speed, with no HAR file: the rate limit and the HAR are for the real run.
-    const counting = { ...config, baseUrl: reference.baseUrl, apiKey, dryRun: false, quiet: true, baseline: undefined, failOn: 'any' as const, rateLimit: undefined, har: undefined }
+    const counting = {
+      ...config,
+      baseUrl: reference.baseUrl,
+      apiKey,
+      dryRun: false,
+      quiet: true,
+      baseline: undefined,
+      failOn: 'any' as const,
+      rateLimit: undefined,
+      har: undefined,
+    }
     await runConfigured(counting, suite, silent, { writeReports: false })
   } finally {
     await reference.close()

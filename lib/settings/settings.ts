@@ -274,7 +274,7 @@ export const SETTINGS = {
     default: {},
     defaultWords: 'none',
     repeatable: true,
-    help: "\"Name: value\", an extra header on every request, e.g. a gateway's (give it again for another); ${VAR} in a value is read from the environment; values never printed; not Authorization, Host or Content-Length",
+    help: '"Name: value", an extra header on every request, e.g. a gateway\'s (give it again for another); ${VAR} in a value is read from the environment; values never printed; not Authorization, Host or Content-Length',
     parse: parseExtraHeaders,
     problem: extraHeadersProblem,
   } satisfies Setting<ExtraHeaders>,

@@ -1,5 +1,5 @@
 /** The command answers what a user asks before running: its version, its options, the requirements, the plan; and says how a long run is going. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { requirements } from '../../lib/spec/catalogue.js'
