@@ -135,12 +135,18 @@ describe('polite to production: --rate-limit', () => {
       },
     })
     const rateLimit = 40
-    const result = await runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, requirements: ['listPets/limit-caps-size'], seed: 5, rateLimit, numRuns: 1 })
+    const harFile = join(mkdtempSync(join(tmpdir(), 'petstore-rate-')), 'exchanges.har')
+    const result = await runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, requirements: ['listPets/limit-caps-size'], seed: 5, rateLimit, numRuns: 1, har: harFile })
     expect(result.exitCode).toBeLessThan(2)
     const arrivals = target.requests.map((request) => request.at)
     expect(arrivals.length, String(arrivals.length)).toBeGreaterThan(2 * rateLimit)
     const retried = result.traffic?.timeline.slices.reduce((sum, slice) => sum + slice.retried, 0) ?? 0
     expect(retried).toBeGreaterThan(5)
+    // The HAR file holds every attempt the server received, the retried ones marked.
+    const entries = JSON.parse(readFileSync(harFile, 'utf8')).log.entries as Array<{ _retried?: boolean; response: { status: number } }>
+    expect(entries).toHaveLength(arrivals.length)
+    expect(entries.filter((entry) => entry._retried).length).toBe(retried)
+    expect(entries.filter((entry) => entry.response.status === 429).length).toBe(Math.floor(answered / 4))
     // At the server: never more than N within a second (the suite leaves 100 ms for the way there; this allows 150 ms more).
     expect(mostWithin(arrivals, 850)).toBeLessThanOrEqual(rateLimit)
     // And it did hold them: N every 1.1 s, the first N at once.
