@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { packageRoot, packageVersion } from '../lib/spec/package-root.js'
 import { PetStore, populatedStore } from '../reference/pet-store.js'
+import { mostWithin } from '../self-tests/helpers/arrivals.js'
 import { spawnCli } from '../self-tests/helpers/spawn-cli.js'
 import { startVariant } from '../variants/variant.js'
 import { startDelayProxy } from './delay-proxy.js'
@@ -53,17 +54,6 @@ export interface Measurement {
   /** The most requests the target saw arrive within any 1000 ms. */
   mostInAnySecond: number
   rateLimit?: number
-}
-
-/** The most arrivals (ms, in order) within any window of `windowMs`. */
-function mostWithin(arrivals: readonly number[], windowMs: number): number {
-  let most = 0
-  let first = 0
-  for (let last = 0; last < arrivals.length; last++) {
-    while ((arrivals[last] as number) - (arrivals[first] as number) >= windowMs) first++
-    most = Math.max(most, last - first + 1)
-  }
-  return most
 }
 
 async function measure(scenario: Scenario): Promise<Measurement> {

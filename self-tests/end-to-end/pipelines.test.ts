@@ -15,6 +15,7 @@ import { packageVersion } from '../../lib/spec/package-root.js'
 import { errorResponse } from '../../reference/handler.js'
 import { faults } from '../../variants/faults/index.js'
 import type { Variant } from '../../variants/variant.js'
+import { mostWithin } from '../helpers/arrivals.js'
 import { makeCertificates } from '../helpers/certificates.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
@@ -33,17 +34,6 @@ function gatewayRequiring(header: string, value: string): Variant {
 
 function reportsIn(dir: string): string[] {
   return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'))
-}
-
-/** The most arrivals within any `windowMs` (arrival times in ms, sorted). */
-function mostWithin(arrivals: readonly number[], windowMs: number): number {
-  let most = 0
-  let first = 0
-  for (let last = 0; last < arrivals.length; last++) {
-    while ((arrivals[last] as number) - (arrivals[first] as number) >= windowMs) first++
-    most = Math.max(most, last - first + 1)
-  }
-  return most
 }
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
