@@ -342,26 +342,28 @@ export class HttpClient {
     operation: string | undefined,
     spanId: string | undefined,
   ): Promise<AttemptOutcome | { skipped: TransportFailure }> {
-    const { stop } = this.options
+    const { stop, rateLimit } = this.options
+    // Without a rate limit, a place comes free as soon as a request ends, and a request given one after the run
+    // stopped is not sent (below). Under a rate limit a place may be a second away: the stop takes the request out of line.
+    const queueOptions = rateLimit ? { signal: stop } : {}
     const sendOnce = (gated: boolean) =>
-      this.queue.add(
-        async () => {
-          if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
-          // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
-          // place is given up, so the next request in line knows it.
-          const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
-          if (givenUp) return { skipped: givenUp }
-          const sent = await this.once(exchangeId, recorded, operation, spanId)
-          const kind = 'failure' in sent ? sent.failure.kind : undefined
-          if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
-          return sent
-        },
-        { signal: stop },
-      )
+      this.queue.add(async () => {
+        // Still in line when the run stopped: not sent.
+        if (stop?.aborted) return { skipped: stopped(stop) }
+        if (operation && !gated && this.dead.isSuspect(operation)) return { regate: true as const }
+        // Asked once a place is free (the operation may have died meanwhile), and the outcome recorded before the
+        // place is given up, so the next request in line knows it.
+        const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
+        if (givenUp) return { skipped: givenUp }
+        const sent = await this.once(exchangeId, recorded, operation, spanId)
+        const kind = 'failure' in sent ? sent.failure.kind : undefined
+        if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
+        return sent
+      }, queueOptions)
     try {
       for (;;) {
         const gated = operation !== undefined && this.dead.isSuspect(operation)
-        const outcome = gated ? await this.suspectGate(operation).add(() => sendOnce(true), { signal: stop }) : await sendOnce(false)
+        const outcome = gated ? await this.suspectGate(operation).add(() => sendOnce(true), queueOptions) : await sendOnce(false)
         if (!('regate' in outcome)) return outcome
       }
     } catch (error) {
