@@ -20,7 +20,15 @@ export interface TestCertificates {
   clientKeyPassphrase: string
 }
 
+let made: TestCertificates | undefined
+
+/** Made once per process: the files of one set serve every test that asks. */
 export function makeCertificates(): TestCertificates {
+  made ??= createCertificates()
+  return made
+}
+
+function createCertificates(): TestCertificates {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-tls-'))
   const file = (name: string) => join(dir, name)
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
