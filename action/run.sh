@@ -9,7 +9,15 @@ version="$(node -p "require(process.argv[1]).version" "$action_path/package.json
 package="${PETSTORE_CONFORMANCE_PACKAGE:-petstore-conformance@$version}"
 prefix="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/petstore-conformance-action"
 mkdir -p "$prefix"
-npm install --prefix "$prefix" --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error "$package" >&2
+# A second use of the action in the same job finds the same package installed (a tarball: the same bytes) and skips npm.
+identity="$package"
+if [ -f "$package" ]; then identity="$package $(sha256sum < "$package")"; fi
+if [ -x "$prefix/node_modules/.bin/petstore-conformance" ] && [ "$(cat "$prefix/installed-package" 2>/dev/null)" = "$identity" ]; then
+  echo "petstore-conformance: $package is installed already in this job" >&2
+else
+  npm install --prefix "$prefix" --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error "$package" >&2
+  printf '%s' "$identity" > "$prefix/installed-package"
+fi
 
 report_dir="${PETSTORE_REPORT_DIR:-petstore-conformance-reports}"
 export PETSTORE_REPORT_DIR="$report_dir"

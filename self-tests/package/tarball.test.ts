@@ -5,7 +5,7 @@
  * Action's step run as the runner would, with the files it writes to.
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -317,10 +317,16 @@ export default class OutcomeReporter {
       PETSTORE_REPORT_DIR: reportDir,
       CI: 'true',
     })
+    // After the test above, this is the action's second use in the same job: the package is installed already, and npm is skipped.
+    const installedBefore = existsSync(join(folder, 'petstore-conformance-action', 'installed-package'))
     const step = spawn('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env })
     let output = ''
+    let errors = ''
     step.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString()
+    })
+    step.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString()
     })
     const ended = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)))
     while (!/^Seed: /m.test(output)) await new Promise((resolve) => setTimeout(resolve, 25))
@@ -331,5 +337,6 @@ export default class OutcomeReporter {
     expect(Date.now() - signalled).toBeLessThan(2_000)
     expect(readFileSync(outputs, 'utf8')).toMatch(/^verdict=NO VERDICT\nexit-code=3\n/)
     expect(JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')).stopReason).toBe('cancelled')
+    expect(errors.includes('is installed already in this job')).toBe(installedBefore)
   })
 })
