@@ -151,7 +151,7 @@ export function retryAfterMs(value: string | undefined, serverDate?: string, now
 }
 
 /** What one attempt came to, and its record in the traffic log. */
-type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record?: AttemptRecord }
+type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record: AttemptRecord }
 
 /** The reason a request is aborted when its time is up. */
 class TimeoutExpired extends Error {
@@ -295,7 +295,7 @@ export class HttpClient {
       const canRetry = attempt < this.options.maxRetries
       const retried = (wait: number, what: Omit<Attempt, 'waitedMs'>) => {
         retries.push({ ...what, waitedMs: wait })
-        if (outcome.record) outcome.record.retried = true
+        outcome.record.retried = true
       }
       if ('response' in outcome) {
         const { response } = outcome
@@ -446,7 +446,8 @@ export class HttpClient {
   private keptForHar(request: RecordedRequest, outcome: { response: RecordedResponse } | { failure: TransportFailure }): Pick<AttemptRecord, 'sent' | 'answer'> {
     const limit = this.traffic.keepBodiesUpTo
     if (limit === undefined) return {}
-    const sent = { headers: { ...request.headers }, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
+    // The attempt's own headers object: the next attempt gets a new one (its own traceparent), so this one is not copied.
+    const sent = { headers: request.headers, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
     return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
   }
 

@@ -5,8 +5,7 @@
  * shape (triangle, cross, circle) and its name written beside it, so the chart reads without colour.
  */
 import { escapeHtml } from './escape-html.js'
-import type { TrafficSummary } from './traffic-summary.js'
-import { STATUS_CLASSES } from './traffic-summary.js'
+import { STATUS_CLASSES, type TrafficSummary } from './traffic-summary.js'
 
 export const TRAFFIC_STYLE = `
 #at-a-glance svg { max-width: 100%; height: auto; font: 11px system-ui, sans-serif; } #at-a-glance td, #at-a-glance th { text-align: right; }

@@ -74,7 +74,8 @@ function timeline(attempts: readonly AttemptRecord[], runStartedAt: number, dura
   const sliceMs = Math.max(10, Math.ceil(Math.max(durationMs, 1) / MOST_SLICES))
   const count = Math.max(1, Math.ceil(Math.max(durationMs, 1) / sliceMs))
   const slices: TimelineSlice[] = Array.from({ length: count }, () => ({ inFlight: 0, started: 0, retried: 0, tooManyRequests: 0, timeouts: 0 }))
-  const sliceAt = (at: number) => slices[Math.min(count - 1, Math.max(0, Math.floor((at - runStartedAt) / sliceMs)))] as TimelineSlice
+  const indexAt = (at: number) => Math.min(count - 1, Math.max(0, Math.floor((at - runStartedAt) / sliceMs)))
+  const sliceAt = (at: number) => slices[indexAt(at)] as TimelineSlice
   // In flight: +1 at each start, -1 at each end; each slice keeps the highest level it saw, and a level held across slices counts in each.
   const steps = attempts.flatMap((attempt) => [
     { at: attempt.startedAt, change: 1 },
@@ -84,7 +85,7 @@ function timeline(attempts: readonly AttemptRecord[], runStartedAt: number, dura
   let level = 0
   let lastIndex = 0
   for (const step of steps) {
-    const index = Math.min(count - 1, Math.max(0, Math.floor((step.at - runStartedAt) / sliceMs)))
+    const index = indexAt(step.at)
     for (let carried = lastIndex + 1; carried <= index; carried++) {
       const slice = slices[carried] as TimelineSlice
       slice.inFlight = Math.max(slice.inFlight, level)

@@ -18,6 +18,7 @@ import { createRedactor } from '../http/redaction.js'
 import { newTraceId } from '../http/trace-context.js'
 import { EXIT } from '../judging/verdicts.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
+import type { RunTrace } from '../reports/run-result.js'
 import { GET_PET_REMOVAL } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
@@ -51,10 +52,8 @@ export interface RunSession {
   /** What the checks work with: the settings as they see them, the client, the lag log. */
   state: RunState
   seeding: SeedingOutcome
-  /** Unique per run: in the names of the pets it creates and in the User-Agent of its requests. */
-  runId: string
-  /** The trace id every request's traceparent carries; undefined when none is sent (--omit-traceparent). */
-  traceId: string | undefined
+  /** How the run's requests are found in the target's logs: the run id (also in the names of the pets it creates), its User-Agent and trace id. */
+  trace: RunTrace
   /** Ends the run's timer, cuts or closes the client, stops the reference. */
   close: () => Promise<void>
 }
@@ -65,7 +64,7 @@ export interface OpenOptions {
 }
 
 /** The User-Agent of every request: the suite, its version, and the run, so a vendor finds the run in their logs. */
-export function userAgentOf(runId: string): string {
+function userAgentOf(runId: string): string {
   return `petstore-conformance/${packageVersion} run/${runId}`
 }
 
@@ -130,9 +129,9 @@ function sayWhatIsJudged(session: RunSession): void {
     err(`WARNING: the API key has only ${config.apiKey.length} character(s); every occurrence of that text is masked in the output, which may garble words`)
   }
   out(
-    session.traceId
-      ? `Trace:   ${session.traceId} (every request carries it in traceparent, and run/${session.runId} in User-Agent: grep your logs for either)`
-      : `Trace:   none sent (--omit-traceparent); every request carries run/${session.runId} in User-Agent`,
+    session.trace.traceId
+      ? `Trace:   ${session.trace.traceId} (every request carries it in traceparent, and run/${session.trace.runId} in User-Agent: grep your logs for either)`
+      : `Trace:   none sent (--omit-traceparent); every request carries run/${session.trace.runId} in User-Agent`,
   )
   const headerNames = Object.keys(config.headers)
   if (headerNames.length > 0) out(`Headers: ${headerNames.join(', ')} on every request (values masked in every report)`)
@@ -181,14 +180,14 @@ export async function openRun(
   const reference = config.baseUrl === undefined ? await suite.startReference({ apiKey }) : undefined
   const baseUrl = config.baseUrl ?? (reference as RunningReference).baseUrl
   const runId = randomBytes(4).toString('hex')
-  const traceId = newTraceId()
+  const trace: RunTrace = { ...(config.omitTraceparent ? {} : { traceId: newTraceId() }), runId, userAgent: userAgentOf(runId) }
   const stop = runStop(config.deadlineMs, options.cancel)
   const client = new HttpClient({
     ...config,
     baseUrl,
     stop: stop.signal,
-    userAgent: userAgentOf(runId),
-    traceId: config.omitTraceparent ? undefined : traceId,
+    userAgent: trace.userAgent,
+    traceId: trace.traceId,
     keepBodiesUpTo: config.har ? EVIDENCE_BODY_LIMIT : undefined,
   })
   const lagLog = new LagLog()
@@ -205,8 +204,7 @@ export async function openRun(
     err: (line) => io.err(escapeControlCharacters(redact(line))),
     redact,
     state: new RunState(settings, client, redact, lagLog),
-    runId,
-    traceId: config.omitTraceparent ? undefined : traceId,
+    trace,
     seeding: { knownBefore: 0, created: 0, note: 'not seeded: the smoke profile is read-only' },
     close: async () => {
       stop.dispose()

@@ -15,12 +15,12 @@ import { counted } from '../judging/headline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
 import { renderHar } from '../reports/har.js'
-import type { RunResult, RunTrace } from '../reports/run-result.js'
+import type { RunResult } from '../reports/run-result.js'
 import { writeAtomically, writeReports } from '../reports/write-reports.js'
 import { isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
-import { CANCELLED, type Ending, type RunIo, type RunSession, userAgentOf } from './run-session.js'
+import { CANCELLED, type Ending, type RunIo, type RunSession } from './run-session.js'
 
 /** What the checks step gives back: a report per check, and what the watchdog saw. */
 export interface Checked {
@@ -92,10 +92,6 @@ export interface RunOutcome {
 }
 
 /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
-function runTrace(session: RunSession): RunTrace {
-  return { ...(session.traceId ? { traceId: session.traceId } : {}), runId: session.runId, userAgent: userAgentOf(session.runId) }
-}
-
 export async function finishRun(session: RunSession, ending: Ending, options: FinishOptions = {}): Promise<RunOutcome> {
   const { config, out, err } = session
   const { reports, ...facts } = ending
@@ -113,7 +109,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
     ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
-    trace: runTrace(session),
+    trace: session.trace,
     traffic: session.client.traffic.attempts,
     ...(config.har ? { harFile: relative(config.reportDir, config.har) } : {}),
   })
@@ -132,7 +128,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     await mkdir(dirname(config.har), { recursive: true })
     await writeAtomically(
       config.har,
-      renderHar({ attempts: session.client.traffic.attempts, reports: reports ?? [], trace: runTrace(session), version: packageVersion, redact: session.redact }),
+      renderHar({ attempts: session.client.traffic.attempts, reports: reports ?? [], trace: session.trace, version: packageVersion, redact: session.redact }),
     )
     out(`HAR: ${config.har} (${counted(session.client.traffic.attempts.length, 'request')})`)
   }

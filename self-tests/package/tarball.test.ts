@@ -157,7 +157,18 @@ console.log(JSON.stringify({ headline: results.headline.text, exitCode: results.
     writeFileSync(
       join(installed, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, types: [], skipLibCheck: false, noEmit: false, outDir: 'out' },
+        // Every shipped .d.ts is checked (skipLibCheck false); TypeScript's own default libraries are not ours to prove.
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          types: [],
+          skipLibCheck: false,
+          skipDefaultLibCheck: true,
+          noEmit: false,
+          outDir: 'out',
+        },
         files: ['use-the-api.ts'],
       }),
     )
