@@ -81,7 +81,9 @@ function byArea(checks: readonly CheckDefinition[]): Map<string, Map<string, Che
     const area = definition.group.split(':')[0] ?? definition.group
     const groups = areas.get(area) ?? new Map<string, CheckDefinition[]>()
     areas.set(area, groups)
-    groups.set(definition.group, [...(groups.get(definition.group) ?? []), definition])
+    const group = groups.get(definition.group)
+    if (group) group.push(definition)
+    else groups.set(definition.group, [definition])
   }
   return areas
 }
