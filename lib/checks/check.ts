@@ -8,12 +8,12 @@ import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-re
 import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
-import { createRedactor, type Redactor } from '../http/redaction.js'
+import type { Redactor } from '../http/redaction.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import { Assertions, ConformanceFailure } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
-import { toEvidence } from './evidence.js'
+import { createRunRedactor, toEvidence } from './evidence.js'
 import { incidentalResults } from './incidental-checks.js'
 import type { RunSettings } from './run-settings.js'
 
@@ -54,7 +54,7 @@ export class RunState {
     readonly settings: RunSettings,
     readonly client: HttpClient,
     /** Masks the key and the run's other secrets in everything a report quotes. */
-    readonly redact: Redactor = createRedactor(settings.apiKey),
+    readonly redact: Redactor = createRunRedactor(settings.apiKey),
     /** The lags reads of created pets saw (seeding's included), for createPet/read-your-writes-lag. */
     readonly lagLog = new LagLog(),
   ) {}

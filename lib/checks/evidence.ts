@@ -1,7 +1,9 @@
 /** Evidence of an exchange as it goes into reports: key redacted, bodies cut, a curl line that replays it. */
 import type { Exchange } from '../http/client.js'
 import { excerpt } from '../http/excerpt.js'
-import type { Redactor } from '../http/redaction.js'
+import { bodyOctets, headerOctets, isBodyWhitespace, needsOctets, octetRuns, showOctets } from '../http/octets.js'
+import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
+import { catalogue } from '../spec/catalogue.js'
 
 export const EVIDENCE_BODY_LIMIT = 4096
 
@@ -18,12 +20,17 @@ export interface Evidence {
 
 const cut = (text: string) => excerpt(text, EVIDENCE_BODY_LIMIT)
 
+/** The redactor of a run: the key, every token made from it and the run's other secrets, with the requirement ids left whole. */
+export function createRunRedactor(apiKey: string | undefined, secrets: readonly Secret[] = []): Redactor {
+  return createRedactor(apiKey, secrets, Object.keys(catalogue))
+}
+
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`
 }
 
-/** A variable the shell reads in a curl line: the key's placeholder, or a `${VAR}` an extra header was written with. */
-const SHELL_REFERENCE = /(\$PETSTORE_API_KEY|\$\{[A-Za-z_][A-Za-z0-9_]*\})/
+/** What the shell expands in a curl line: a mask of the key (or of a token made from it), or a `${VAR}` an extra header was written with. */
+const SHELL_REFERENCE = new RegExp(`(${KEY_MASK_PATTERN.source}|\\$\\{[A-Za-z_][A-Za-z0-9_]*\\})`)
 
 /** Headers a curl line leaves out: the run's own trace and User-Agent (curl sends its own), so a replay is not taken for the run's request. */
 function ownedByTheRun(name: string, value: string): boolean {
@@ -50,11 +57,38 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
   ]
   for (const [name, value] of Object.entries(headers)) {
     if (ownedByTheRun(name, value)) continue
-    const line = `${name}: ${redact(value)}`
-    parts.push('-H', SHELL_REFERENCE.test(line) ? doubleQuoteKeepingReferences(line) : shellQuote(line))
+    parts.push('-H', shellWord(headerOctets(`${name}: ${redact(value)}`)))
   }
-  if (body !== undefined) parts.push('--data-binary', shellQuote(redact(body)))
+  if (body !== undefined) parts.push('--data-binary', shellWord(bodyOctets(redact(body))))
   return parts.join(' ')
+}
+
+/**
+ * One shell word that is exactly these octets: printable stretches quoted (double quotes where a mask or a
+ * `${VAR}` must expand), every other octet as `$'\xC2\xA0'`, so the line is plain ASCII in every report and
+ * the shell hands curl the bytes the run sent.
+ */
+function shellWord(octets: readonly number[]): string {
+  const runs = octetRuns(octets)
+  if (runs.length === 0) return "''"
+  return runs
+    .map((run) => {
+      if ('octets' in run) return `$'${run.octets.map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('')}'`
+      return SHELL_REFERENCE.test(run.text) ? doubleQuoteKeepingReferences(run.text) : shellQuote(run.text)
+    })
+    .join('')
+}
+
+/** A header value as evidence shows it: the octets that went out where any is not printable ASCII. */
+function shownHeader(value: string): string {
+  const octets = headerOctets(value)
+  return needsOctets(octets) ? showOctets(octets) : value
+}
+
+/** A request body as evidence shows it: its UTF-8 octets where any is not printable ASCII (tab and line breaks aside). */
+function shownBody(body: string): string {
+  const octets = bodyOctets(body)
+  return needsOctets(octets, isBodyWhitespace) ? showOctets(octets, isBodyWhitespace) : body
 }
 
 /** Double-quoted so the shell expands $PETSTORE_API_KEY and `${VAR}` references, with every other special character escaped. */
@@ -75,7 +109,7 @@ export function traceLine(evidence: Evidence): string | undefined {
 }
 
 export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
-  const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name), redact(value)]))
+  const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name), shownHeader(redact(value))]))
   const { request, response } = exchange
   return {
     ...traceOf(request.headers),
@@ -83,7 +117,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       method: request.method,
       url: redact(request.url),
       headers: redactHeaders(request.headers),
-      ...(request.body !== undefined ? { body: redact(cut(request.body)) } : {}),
+      ...(request.body !== undefined ? { body: shownBody(redact(cut(request.body))) } : {}),
     },
     ...(response ? { response: { status: response.status, headers: redactHeaders(response.headers), body: redact(cut(response.body)), bodyBytes: response.bodyBytes } } : {}),
     ...(exchange.failure ? { failure: exchange.failure.message } : {}),
@@ -103,7 +137,7 @@ const READ_ID = `sed -n 's/.*"id"[[:space:]]*:[[:space:]]*\\(-\\{0,1\\}[0-9][0-9
  */
 export function curlScript(exchanges: readonly Exchange[], redact: Redactor, what: string): string {
   const lines = [
-    '#!/bin/sh',
+    '#!/usr/bin/env bash',
     `# ${what}, replayed request by request. Set PETSTORE_API_KEY first.`,
     '# Ids the service assigns are read from each 201 answer into PET_1, PET_2, …; requests the run sent at once go one after another here.',
   ]

@@ -1,8 +1,25 @@
 /**
- * Replaces the API key, in plain text and in its common encodings, by a placeholder; and every other secret
- * of the run (the extra headers' values, the client key's passphrase), as written and URL-encoded, by its own.
+ * Masks the API key, and every token derived from it, in everything a run writes or prints (policy §5); and
+ * every other secret of the run (the extra headers' values, the client key's passphrase) by its own placeholder.
+ *
+ * Two layers. The forms the suite sends (the key, URL-encoded, as Basic credentials) are replaced whole by a
+ * placeholder. Then, whatever the text holds, every run of 6 characters or more of the key, in any letter case,
+ * as written or URL-encoded, and every stretch of base64 that encodes such a run, is masked too: a token a check
+ * cut, extended, re-cased or wrapped in whitespace, or a target echoed back changed, leaves no piece of the key.
+ *
+ * A mask says what was done to the key, in the shell's own words, so that evidence explains itself and a curl
+ * line that holds it sends the same bytes: `${PETSTORE_API_KEY%?}` is the key without its last character,
+ * `${PETSTORE_API_KEY:0:12}` its first 12 characters, `${PETSTORE_API_KEY^^}` the key upper-cased.
  */
-export const KEY_PLACEHOLDER = '$PETSTORE_API_KEY'
+export const KEY_VARIABLE = 'PETSTORE_API_KEY'
+export const KEY_PLACEHOLDER = `$${KEY_VARIABLE}`
+
+const KEY_BEFORE_NAME_CHARACTER = /\$PETSTORE_API_KEY(?=[A-Za-z0-9_])/g
+
+/** The shortest piece of the key that is masked wherever it stands (policy §5: "any part of it six characters or longer"). */
+export const KEY_PIECE_LENGTH = 6
+/** The shortest stretch of base64 that is checked for a piece of the key (8 base64 characters carry 6 bytes). */
+const BASE64_PIECE_LENGTH = 8
 
 export type Redactor = (text: string) => string
 
@@ -12,29 +29,132 @@ export interface Secret {
   placeholder: string
 }
 
-export function createRedactor(apiKey: string | undefined, secrets: readonly Secret[] = []): Redactor {
+/** The key's base64 (as Basic credentials carry it): a command substitution, so a curl line sends the same bytes. */
+const base64Of = (printf: string, url = false) => `$(printf ${printf} "${KEY_PLACEHOLDER}" | base64 | tr -d ${url ? `'\\n=' | tr '+/' '-_'` : `'\\n'`})`
+
+/** Masks: the shell expressions that stand for the key and what was done to it. A curl line keeps them expandable. */
+export const KEY_MASK_PATTERN = /\$\{PETSTORE_API_KEY[^}]*\}|\$\(printf [^)]*\$PETSTORE_API_KEY[^)]*\)|\$PETSTORE_API_KEY/
+
+/** How a run of text that is a piece of the key reads as a mask, given where it stands in the key. */
+function maskOfPiece(piece: string, key: string): string {
+  const at = key.indexOf(piece)
+  if (at === 0 && piece.length === key.length) return KEY_PLACEHOLDER
+  if (at === 0 && piece.length === key.length - 1) return `\${${KEY_VARIABLE}%?}`
+  if (at === 1 && piece.length === key.length - 1) return `\${${KEY_VARIABLE}#?}`
+  if (at >= 0 && at + piece.length === key.length) return `\${${KEY_VARIABLE}:${at}}`
+  if (at >= 0) return `\${${KEY_VARIABLE}:${at}:${piece.length}}`
+  if (piece === key.toUpperCase()) return `\${${KEY_VARIABLE}^^}`
+  if (piece === key.toLowerCase()) return `\${${KEY_VARIABLE},,}`
+  return `[${piece.length} characters of the API key, re-cased]`
+}
+
+/**
+ * Finds the maximal runs of `text` that are pieces of `source` (at least `minimum` long) and replaces each
+ * with `mask(run)`. A run is grown one character at a time while it still stands in the source, so a token
+ * the key was cut from or added to is masked as the key's piece and the rest stays readable.
+ */
+function maskPieces(text: string, source: string, minimum: number, caseless: boolean, mask: (run: string) => string): string {
+  if (source.length < minimum || text.length < minimum) return text
+  const haystack = caseless ? source.toLowerCase() : source
+  const starts = new Set<string>()
+  for (let at = 0; at + minimum <= haystack.length; at++) starts.add(haystack.slice(at, at + minimum))
+  // Characters of the source: a window holding any other character cannot start a run, so the scan skips past it.
+  const alphabet = new Set(haystack)
+  const probe = caseless ? text.toLowerCase() : text
+  let out = ''
+  let copied = 0
+  let at = 0
+  while (at + minimum <= probe.length) {
+    let foreign = -1
+    for (let offset = minimum - 1; offset >= 0; offset--) {
+      if (!alphabet.has(probe[at + offset] as string)) {
+        foreign = offset
+        break
+      }
+    }
+    if (foreign >= 0) {
+      at += foreign + 1
+      continue
+    }
+    if (!starts.has(probe.slice(at, at + minimum))) {
+      at += 1
+      continue
+    }
+    let end = at + minimum
+    while (end < probe.length && haystack.includes(probe.slice(at, end + 1))) end += 1
+    out += text.slice(copied, at) + mask(text.slice(at, end))
+    copied = end
+    at = end
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/** The stretches of base64 that encode the key's bytes whatever stands before them (the first quad mixes in a prefix, the last the padding). */
+function base64Sources(key: string): string[] {
+  return [0, 1, 2].map((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift, 0x20), Buffer.from(key)]).toString('base64')
+    return encoded.slice(shift === 0 ? 0 : 4, -4)
+  })
+}
+
+function escapeForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
+
+/** Replaces every form in `placeholders` (longest first, so a secret that holds another is masked whole). */
+function replaceForms(placeholders: Map<string, string>): Redactor {
+  if (placeholders.size === 0) return (text) => text
+  const forms = [...placeholders.keys()].sort((a, b) => b.length - a.length)
+  const pattern = new RegExp(forms.map(escapeForPattern).join('|'), 'g')
+  return (text) => text.replace(pattern, (form) => placeholders.get(form) ?? KEY_PLACEHOLDER)
+}
+
+/**
+ * `vocabulary`: the suite's own fixed words (its requirement ids), which the piece search leaves whole where they
+ * stand: they cannot carry the key, and a key that shares six characters with one (`-key-4` in `auth/wrong-key-401`)
+ * must not turn an id into a mask.
+ */
+export function createRedactor(apiKey: string | undefined, secrets: readonly Secret[] = [], vocabulary: readonly string[] = []): Redactor {
   const placeholders = new Map<string, string>()
   // A blank key is refused by the configuration; masking it would mask every space.
-  if (apiKey && apiKey.trim() !== '') {
-    const forms = [
-      apiKey,
-      encodeURIComponent(apiKey),
-      Buffer.from(apiKey).toString('base64'),
-      Buffer.from(apiKey).toString('base64url'),
-      Buffer.from(`${apiKey}:`).toString('base64'),
-      Buffer.from(`:${apiKey}`).toString('base64'),
-    ]
-    for (const form of forms) placeholders.set(form, KEY_PLACEHOLDER)
+  const key = apiKey && apiKey.trim() !== '' ? apiKey : undefined
+  if (key) {
+    placeholders.set(Buffer.from(`${key}:`).toString('base64'), base64Of('%s:'))
+    placeholders.set(Buffer.from(`:${key}`).toString('base64'), base64Of(':%s'))
+    placeholders.set(Buffer.from(key).toString('base64'), base64Of('%s'))
+    placeholders.set(Buffer.from(key).toString('base64url'), base64Of('%s', true))
+    placeholders.set(encodeURIComponent(key), KEY_PLACEHOLDER)
+    placeholders.set(key, KEY_PLACEHOLDER)
   }
   for (const { value, placeholder } of secrets) {
     if (value.trim() === '') continue
-    for (const form of [value, encodeURIComponent(value)]) if (!placeholders.has(form)) placeholders.set(form, placeholder)
+    for (const form of [value, encodeURIComponent(value), Buffer.from(value).toString('base64')]) if (!placeholders.has(form)) placeholders.set(form, placeholder)
   }
-  if (placeholders.size === 0) return (text) => text
-  // Longest first, so a secret that holds another is masked whole.
-  const forms = [...placeholders.keys()].sort((a, b) => b.length - a.length)
-  const pattern = new RegExp(forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g')
-  return (text) => text.replace(pattern, (form) => placeholders.get(form) ?? KEY_PLACEHOLDER)
+  const whole = replaceForms(placeholders)
+  if (!key) return whole
+  const encoded = encodeURIComponent(key)
+  const sources = base64Sources(key)
+  const pieces = (segment: string) => {
+    let masked = maskPieces(segment, key, KEY_PIECE_LENGTH, true, (run) => maskOfPiece(run, key))
+    if (encoded !== key) masked = maskPieces(masked, encoded, KEY_PIECE_LENGTH, false, () => '[URL-encoded piece of the API key]')
+    for (const source of sources) masked = maskPieces(masked, source, BASE64_PIECE_LENGTH, false, () => '[base64 of a piece of the API key]')
+    return masked
+  }
+  // The masks the first layer wrote, and the suite's own words, stay as they are: only the text between them is searched for pieces.
+  const kept = [...new Set([...placeholders.values(), ...vocabulary])].sort((a, b) => b.length - a.length)
+  const masks = new RegExp(`(${KEY_MASK_PATTERN.source}|${kept.map(escapeForPattern).join('|')})`)
+  return (text) => {
+    const wholeMasked = whole(text)
+    const masked =
+      wholeMasked.length < KEY_PIECE_LENGTH
+        ? wholeMasked
+        : wholeMasked
+            .split(masks)
+            .map((part, index) => (index % 2 === 1 ? part : pieces(part)))
+            .join('')
+    // `$PETSTORE_API_KEYx` would be another variable to the shell: the key's mask takes braces before a name character.
+    return masked.replace(KEY_BEFORE_NAME_CHARACTER, `\${${KEY_VARIABLE}}`)
+  }
 }
 
 /**

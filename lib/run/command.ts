@@ -4,8 +4,9 @@
  * Questions that need no target (--version, --help, --list-requirements) are answered first; a
  * configuration error is exit 2, with reports written when their folder is known.
  */
+
 import { randomInt } from 'node:crypto'
-import { createRedactor } from '../http/redaction.js'
+import { createRunRedactor } from '../checks/evidence.js'
 import { EXIT } from '../judging/verdicts.js'
 
 export { EXIT }
@@ -73,7 +74,7 @@ async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): 
     stopReason: `configuration error: ${error.problems.join('; ')}`,
   })
   try {
-    const files = await writeReports(error.reportDir, run, [], createRedactor(error.apiKey))
+    const files = await writeReports(error.reportDir, run, [], createRunRedactor(error.apiKey))
     io.err(`Reports: ${files.join(', ')}`)
   } catch (writeError) {
     io.err(`The reports could not be written to ${error.reportDir}: ${writeError instanceof Error ? writeError.message : String(writeError)}`)

@@ -8,13 +8,12 @@ import { randomBytes } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { RunState } from '../checks/check.js'
 import type { CheckReport } from '../checks/check-result.js'
-import { EVIDENCE_BODY_LIMIT } from '../checks/evidence.js'
+import { createRunRedactor, EVIDENCE_BODY_LIMIT } from '../checks/evidence.js'
 import type { RunSettings } from '../checks/run-settings.js'
 import { LagLog } from '../data/eventual-reads.js'
 import { type SeedingOutcome, topUpStore } from '../data/seeding.js'
 import { HttpClient, RunStop } from '../http/client.js'
 import { INT64_MAX } from '../http/int64.js'
-import { createRedactor } from '../http/redaction.js'
 import { newTraceId } from '../http/trace-context.js'
 import { EXIT } from '../judging/verdicts.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
@@ -175,8 +174,9 @@ export async function openRun(
   options: OpenOptions = {},
 ): Promise<{ session: RunSession; ended?: Ending }> {
   const started = Date.now()
-  const apiKey = config.apiKey ?? (config.baseUrl === undefined ? `reference-${randomBytes(12).toString('hex')}` : '')
-  const redact = createRedactor(apiKey, config.secrets)
+  // The embedded reference's key is random base64url: no word of it stands in a report, where its pieces would be masked.
+  const apiKey = config.apiKey ?? (config.baseUrl === undefined ? randomBytes(18).toString('base64url') : '')
+  const redact = createRunRedactor(apiKey, config.secrets)
   const reference = config.baseUrl === undefined ? await suite.startReference({ apiKey }) : undefined
   const baseUrl = config.baseUrl ?? (reference as RunningReference).baseUrl
   const runId = randomBytes(4).toString('hex')

@@ -63,7 +63,7 @@ describe('every exit code of the built command, with its headline and its report
 
   test('2: a key the target refuses on every operation is a set-up mistake: nothing judged as a failure', async () => {
     const target = await startTarget({ pets: 5 })
-    const outcome = await runBuiltCli(['--base-url', target.baseUrl], { PETSTORE_API_KEY: 'not-the-key-of-this-target' })
+    const outcome = await runBuiltCli(['--base-url', target.baseUrl], { PETSTORE_API_KEY: 'Qz8vN2-Lk5pW0x-refused' })
     expect(outcome.code).toBe(2)
     expect(outcome.stderr).toMatch(/the target answered 401 to the configured key on every operation: check PETSTORE_API_KEY/)
     expect(outcome.stdout).not.toMatch(/FAIL/)

@@ -55,7 +55,7 @@ describe.concurrent('faults only a sequence shows: caught by the model, and by n
     for (const line of failedChecks.filter((check) => !alsoCaughtBy.some((id) => check.includes(`[${id}]`)))) expect(line).toMatch(SEQUENCE_CHECK)
     const failure = viewsFailure(outcome)
     expect(failure?.replay?.counterexample).toMatch(/^commands: .*\n1\. POST \/v1\/pets /)
-    expect(failure?.replay?.script).toMatch(/^#!\/bin\/sh\n/)
+    expect(failure?.replay?.script).toMatch(/^#!\/usr\/bin\/env bash\n/)
     expect(failure?.replay?.command).toMatch(/--replay-path sequences:\d+(:\d+)*@\S*/)
   })
 })

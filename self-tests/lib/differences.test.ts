@@ -57,7 +57,7 @@ describe('a sequence as a curl script', () => {
       createRedactor('secret-key-123456'),
       'a test sequence',
     )
-    expect(script).toMatch(/^#!\/bin\/sh\n# a test sequence, replayed request by request/)
+    expect(script).toMatch(/^#!\/usr\/bin\/env bash\n# a test sequence, replayed request by request/)
     expect(script).toContain(`PET_1=$(printf '%s' "$answer" | sed -n`)
     expect(script).toContain(`'http://h/v1/pets/'"$PET_1"`)
     expect(script).toContain(`'http://h/v1/pets?status=sold&limit=100'`)

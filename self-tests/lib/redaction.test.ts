@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
-import { curlLine } from '../../lib/checks/evidence.js'
+import { curlLine, toEvidence } from '../../lib/checks/evidence.js'
+import type { Exchange } from '../../lib/http/client.js'
 import { JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { createRedactor, KEY_PLACEHOLDER, redactDeep } from '../../lib/http/redaction.js'
+import { keyPiecesIn } from '../helpers/secret-pieces.js'
 
 const KEY = 'live/9f8e+7d6c=5b4a'
 
@@ -25,7 +28,7 @@ describe('the API key never reaches output', () => {
 
   test('a key with characters special to regular expressions is matched literally', () => {
     const special = createRedactor('a.b*c')
-    expect(special('xa.b*cx axbbc')).toBe(`x${KEY_PLACEHOLDER}x axbbc`)
+    expect(special('xa.b*cx axbbc')).toBe('x${PETSTORE_API_KEY}x axbbc')
   })
 
   test('no key given: text passes unchanged', () => {
@@ -37,8 +40,8 @@ describe('the API key never reaches output', () => {
     const report = { skipped: 0, verdict: 'skipped', id: new JsonNumber('9223372036854775807'), nested: [{ body: 'token k' }] }
     const redacted = redactDeep(report, shortKey)
     expect(Object.keys(redacted)).toEqual(['skipped', 'verdict', 'id', 'nested'])
-    expect(redacted.verdict).toBe(`s${KEY_PLACEHOLDER}ipped`)
-    expect(redacted.nested[0]?.body).toBe(`to${KEY_PLACEHOLDER}en ${KEY_PLACEHOLDER}`)
+    expect(redacted.verdict).toBe('s${PETSTORE_API_KEY}ipped')
+    expect(redacted.nested[0]?.body).toBe(`to\${PETSTORE_API_KEY}en ${KEY_PLACEHOLDER}`)
     const reparsed = parseJson(stringifyJson(redacted))
     expect(reparsed.ok && stringifyJson(reparsed.value)).toContain('"id":9223372036854775807')
   })
@@ -77,5 +80,67 @@ describe('the extra headers and the passphrase never reach output either', () =>
       redact,
     )
     expect(curl).toBe(`curl -sS -i --max-time 1 -X GET 'https://staging.example/v1/pets' -H "x-gateway-secret: \${GATEWAY_SECRET}" -H "authorization: Bearer ${KEY_PLACEHOLDER}"`)
+  })
+})
+
+describe('a token derived from the key is masked as what was done to it, and its curl line sends the same bytes', () => {
+  const key = 'Zq7-wX3_pL9.vB2~nM5+tR8/kC4'
+  const redact = createRedactor(key)
+  const exchangeWith = (authorization: string, body?: string): Exchange => ({
+    id: 1,
+    request: { method: 'POST', url: 'http://127.0.0.1:9/v1/pets', headers: { authorization }, ...(body !== undefined ? { body } : {}), timeoutMs: 1000 },
+    retries: [],
+    durationMs: 1,
+  })
+  /** The bytes of each argument bash hands curl for a curl line, with the key in the environment: what a replay sends. */
+  const curlArguments = (line: string): Buffer[] => {
+    const stub = `curl() { printf '%s\\0' "$@"; }; ${line}`
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', stub], { env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEY: key } })
+    const args: Buffer[] = []
+    for (let from = 0, nul = out.indexOf(0); nul >= 0; from = nul + 1, nul = out.indexOf(0, from)) args.push(out.subarray(from, nul))
+    return args
+  }
+
+  test.for([
+    ['the key without its last character', `Bearer ${key.slice(0, -1)}`, 'Bearer ${PETSTORE_API_KEY%?}'],
+    ['the key without its first character', `Bearer ${key.slice(1)}`, 'Bearer ${PETSTORE_API_KEY#?}'],
+    ['the key with a character appended', `Bearer ${key}x`, 'Bearer ${PETSTORE_API_KEY}x'],
+    ['the key with a character prepended', `Bearer x${key}`, 'Bearer x$PETSTORE_API_KEY'],
+    ['the key followed by a space and more text', `Bearer ${key} extra`, 'Bearer $PETSTORE_API_KEY extra'],
+    ['the first 12 characters', `Bearer ${key.slice(0, 12)}`, 'Bearer ${PETSTORE_API_KEY:0:12}'],
+    ['a piece from the middle', `Bearer ${key.slice(5, 15)}`, 'Bearer ${PETSTORE_API_KEY:5:10}'],
+    ['the key upper-cased', `Bearer ${key.toUpperCase()}`, 'Bearer ${PETSTORE_API_KEY^^}'],
+    ['the key lower-cased', `Bearer ${key.toLowerCase()}`, 'Bearer ${PETSTORE_API_KEY,,}'],
+    ['the key as Basic credentials (user)', `Basic ${Buffer.from(`${key}:`).toString('base64')}`, `Basic $(printf %s: "$PETSTORE_API_KEY" | base64 | tr -d '\\n')`],
+    ['the key as Basic credentials (password)', `Basic ${Buffer.from(`:${key}`).toString('base64')}`, `Basic $(printf :%s "$PETSTORE_API_KEY" | base64 | tr -d '\\n')`],
+    ['the key after U+00A0 as UTF-8 octets', `Bearer \u00c2\u00a0${key}`, 'Bearer \u00c2\u00a0$PETSTORE_API_KEY'],
+    ['the key before U+00A0 as its ISO-8859-1 octet', `Bearer ${key}\u00a0`, 'Bearer $PETSTORE_API_KEY\u00a0'],
+  ])('%s', ([, token, masked]) => {
+    expect(redact(token as string)).toBe(masked)
+    const args = curlArguments(curlLine(exchangeWith(token as string), redact))
+    expect(args).toContainEqual(Buffer.from(`authorization: ${token}`, 'latin1'))
+  })
+
+  test("evidence shows a header's octets outside printable ASCII as octets, and a body as its UTF-8 octets", () => {
+    const evidence = toEvidence(exchangeWith(`Bearer ${key}\u00c2\u00a0`, '{"name":"caf\u00e9\u0001"}'), redact)
+    expect(evidence.request.headers.authorization).toBe('Bearer $PETSTORE_API_KEY<C2 A0>')
+    expect(evidence.request.body).toBe('{"name":"caf<C3 A9 01>"}')
+    expect(evidence.curl).toContain(`-H "authorization: Bearer $PETSTORE_API_KEY"$'\\xc2\\xa0'`)
+    expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from('{"name":"caf\u00e9\u0001"}', 'utf8'))
+  })
+
+  test('any 6 characters of the key are masked wherever they stand, in any case, URL-encoded or inside base64; 5 are not', () => {
+    const pieces = [key.slice(3, 9), key.slice(10, 16).toUpperCase(), encodeURIComponent(key.slice(17)), Buffer.from(`user:${key.slice(2, 14)}`).toString('base64')]
+    const masked = redact(`a ${pieces.join(' b ')} c ${key.slice(0, 5)}`)
+    expect(keyPiecesIn(masked, key)).toEqual([])
+    expect(masked).toContain('a ${PETSTORE_API_KEY:3:6} b [6 characters of the API key, re-cased] b ')
+    expect(masked).toContain('[URL-encoded piece of the API key]')
+    expect(masked).toContain('[base64 of a piece of the API key]')
+    expect(masked.endsWith(` c ${key.slice(0, 5)}`)).toBe(true)
+  })
+
+  test('the masks themselves are never masked again, even when the key holds a piece of their words', () => {
+    const awkward = createRedactor('PETSTORE_API_KEY_2')
+    expect(awkward('Bearer PETSTORE_API_KEY_2 and PETSTORE_API_KEY_')).toBe('Bearer $PETSTORE_API_KEY and ${PETSTORE_API_KEY%?}')
   })
 })
