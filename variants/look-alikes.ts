@@ -217,6 +217,17 @@ export const lookAlikes: Variant[] = [
     wrap: lagsBehindWrites(2_000),
   },
   {
+    name: 'get-replica-lags-800ms',
+    description:
+      'GET /pets/{id} is answered from a replica 800 ms behind the writes while lists are current: a pet a list shows can be 404 to its GET for a moment, within the 5 s window',
+    wrap: lagsBehindWrites(800, 0),
+  },
+  {
+    name: 'get-lags-1500ms-lists-lag-600ms',
+    description: 'GET /pets/{id} lags 1.5 s behind the writes and the lists 0.6 s: a pet shows in the lists before its GET finds it, all within the 5 s window',
+    wrap: lagsBehindWrites(1_500, 600),
+  },
+  {
     name: 'unknown-paths-404-before-auth',
     description: 'the router answers a plain-text 404 to any path it does not serve (a trailing slash, another letter case, …) before auth runs',
     wrap: (reference) => async (request) =>

@@ -97,13 +97,16 @@ export function createdId(answer: ServiceResponse): bigint | undefined {
 }
 
 /**
- * A store read from a replica that lags `ms` behind its writes: a pet created less than `ms` ago is
- * missing from GET /pets/{id} (404) and from every list (which still fills its page from older pets).
+ * A store read from replicas that lag behind its writes: a pet created less than `getMs` ago is missing from
+ * GET /pets/{id} (404), and one created less than `listMs` ago from every list (which still fills its page
+ * from older pets). The two replicas may lag by different amounts: a list can show a pet its GET cannot find yet.
  */
-export function lagsBehindWrites(ms: number): Variant['wrap'] {
+export function lagsBehindWrites(getMs: number, listMs = getMs): Variant['wrap'] {
   return (reference, { store }) => {
     const createdAt = new Map<bigint, number>()
-    const visible = (pet: { id: bigint }) => Date.now() - (createdAt.get(pet.id) ?? 0) >= ms
+    const visibleAfter = (ms: number) => (pet: { id: bigint }) => Date.now() - (createdAt.get(pet.id) ?? 0) >= ms
+    const visibleToGet = visibleAfter(getMs)
+    const visibleToLists = visibleAfter(listMs)
     return async (request) => {
       const answer = await reference(request)
       const id = isCreatePet(request) ? createdId(answer) : undefined
@@ -111,12 +114,12 @@ export function lagsBehindWrites(ms: number): Variant['wrap'] {
       if (answer.status !== 200) return answer
       if (isGetPet(request)) {
         const pet = store.get(BigInt(request.path.split('/')[2] ?? '0'))
-        return pet && !visible(pet) ? errorResponse(404, 'not_found', 'no such pet') : answer
+        return pet && !visibleToGet(pet) ? errorResponse(404, 'not_found', 'no such pet') : answer
       }
-      if (!isListPets(request)) return answer
+      if (!isListPets(request) || listMs === 0) return answer
       const status = request.query.get('status')
       const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 20
-      return json(200, store.list({ limit, visible, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
+      return json(200, store.list({ limit, visible: visibleToLists, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
+import { KnownPets } from '../data/known-pets.js'
 import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
@@ -57,7 +58,18 @@ export class RunState {
     readonly redact: Redactor = createRunRedactor(settings.apiKey),
     /** The lags reads of created pets saw (seeding's included), for createPet/read-your-writes-lag. */
     readonly lagLog = new LagLog(),
-  ) {}
+  ) {
+    const stop = client.options.stop
+    this.knownPets = new KnownPets({ windowMs: settings.consistencyWindowMs, log: lagLog, ...(stop ? { stop } : {}), sleep: (ms) => client.sleep(ms) })
+  }
+
+  /** The pets the run knows exist; every check's API reads them within the consistency window. */
+  readonly knownPets: KnownPets
+
+  /** An API on the run's client that records nothing and reads known pets within the consistency window. */
+  api(): PetstoreApi {
+    return new PetstoreApi(this.client, this.settings.apiKey, undefined, undefined, this.knownPets)
+  }
 }
 
 /** Thrown by `check.inconclusive`: the check stops without a verdict of its own. */
@@ -89,6 +101,7 @@ export class Check {
       state.settings.apiKey,
       (exchange) => this.record(exchange),
       (what, work) => this.waitFor(what, work),
+      state.knownPets,
     )
   }
 
@@ -130,7 +143,7 @@ export class Check {
 
   /** The store survey shared by all checks of the run; its exchanges become evidence of this check too. */
   async survey(): Promise<StoreSurvey> {
-    this.state.survey ??= surveyStore(new PetstoreApi(this.state.client, this.context.apiKey))
+    this.state.survey ??= surveyStore(this.state.api())
     const survey = await this.waitFor('the store survey (shared)', this.state.survey)
     for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) this.record(exchange)
     return survey
@@ -153,7 +166,7 @@ export class Check {
   once<T>(key: string, compute: (api: PetstoreApi) => Promise<T>): Promise<T> {
     let pending = this.state.shared.get(key) as Promise<T> | undefined
     if (!pending) {
-      pending = compute(new PetstoreApi(this.state.client, this.context.apiKey))
+      pending = compute(this.state.api())
       this.state.shared.set(key, pending)
     }
     return this.waitFor(`shared work "${key}"`, pending)

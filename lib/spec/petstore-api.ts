@@ -54,12 +54,23 @@ export type WaitTracker = <T>(what: string, work: Promise<T>) => Promise<T>
 
 const untracked: WaitTracker = (_what, work) => work
 
+/**
+ * How the API waits out a store whose reads lag behind its writes (policy §2, consistency): it hears every
+ * answer, so it learns which pets exist, and it settles each `GET /pets/{id}` sent with the key, re-reading
+ * within the consistency window while a pet it knows exists is answered 404.
+ */
+export interface Patience {
+  saw(exchange: OperationExchange): void
+  settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange>
+}
+
 export class PetstoreApi {
   constructor(
     private readonly client: HttpClient,
     private readonly apiKey: string,
     private readonly onExchange: (exchange: OperationExchange) => void = () => {},
     private readonly track: WaitTracker = untracked,
+    private readonly patience?: Patience,
   ) {}
 
   /** The same API, passing every exchange it sends to `record` as well. */
@@ -72,6 +83,7 @@ export class PetstoreApi {
         record(exchange)
       },
       this.track,
+      this.patience,
     )
   }
 
@@ -87,8 +99,10 @@ export class PetstoreApi {
     return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body))
   }
 
-  getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
-    return this.send('getPet', 'GET', `/pets/${encodeURIComponent(String(petId))}`, authorization)
+  async getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
+    const read = () => this.send('getPet', 'GET', `/pets/${encodeURIComponent(String(petId))}`, authorization)
+    const first = await read()
+    return this.patience && authorization === undefined ? this.patience.settle(petId, first, read) : first
   }
 
   /** For the auth probes: exactly these headers (no key unless they carry it) and this path, as written. */
@@ -113,6 +127,7 @@ export class PetstoreApi {
       this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] }),
     )
     const tagged: OperationExchange = { ...exchange, operation }
+    this.patience?.saw(tagged)
     this.onExchange(tagged)
     return tagged
   }

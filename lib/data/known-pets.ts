@@ -1,0 +1,47 @@
+/**
+ * The pets this run knows exist: every pet a list showed and every pet a create answered with 201, whichever
+ * check sent the request. A `GET /pets/{id}` sent with the key for one of them that is answered 404 is read
+ * again within the consistency window (policy §2): a service may answer from a replica that has not caught up
+ * with a pet created, or seeded, moments before. Every check's API reads this way, so no check that reads a
+ * known pet can forget to wait, and none waits for an id no pet is known to hold.
+ */
+import { responseJson } from '../http/client.js'
+import { integerField, isJsonObject, type JsonValue } from '../http/json.js'
+import type { OperationExchange, Patience } from '../spec/petstore-api.js'
+import type { EventualReadOptions } from './eventual-reads.js'
+import { readWithinWindow } from './eventual-reads.js'
+
+/** How a known pet is read within the window: everything `readWithinWindow` needs but the read itself. */
+export type WindowedReads = Pick<EventualReadOptions, 'windowMs' | 'log' | 'stop' | 'sleep'>
+
+export class KnownPets implements Patience {
+  private readonly ids = new Set<bigint>()
+
+  constructor(private readonly reads: WindowedReads) {}
+
+  has(id: bigint): boolean {
+    return this.ids.has(id)
+  }
+
+  /** Learns the ids of the pets an answer shows: a 201 of a create, a 200 of a list or of a get. */
+  saw(exchange: OperationExchange): void {
+    const status = exchange.response?.status
+    const shows = (exchange.operation === 'createPet' && status === 201) || (exchange.operation !== 'createPet' && exchange.operation !== 'probe' && status === 200)
+    if (!shows) return
+    const parsed = responseJson(exchange)
+    if (!parsed.ok) return
+    const learn = (pet: JsonValue) => {
+      const id = isJsonObject(pet) ? integerField(pet.id) : undefined
+      if (id !== undefined) this.ids.add(id)
+    }
+    if (Array.isArray(parsed.value)) parsed.value.forEach(learn)
+    else learn(parsed.value)
+  }
+
+  async settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange> {
+    const id = typeof petId === 'bigint' ? petId : /^-?\d+$/.test(petId) ? BigInt(petId) : undefined
+    if (first.response?.status !== 404 || id === undefined || !this.ids.has(id)) return first
+    const read = await readWithinWindow({ ...this.reads, what: `GET /pets/${id}`, read: again, found: (exchange) => exchange.response?.status !== 404, first })
+    return read.exchange
+  }
+}
