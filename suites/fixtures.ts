@@ -2,7 +2,6 @@
 
 import type { Check } from '../lib/checks/check.js'
 import type { StoreSurvey } from '../lib/data/store-survey.js'
-import { INT64_MAX } from '../lib/http/int64.js'
 import { GET_PET_REMOVAL } from '../lib/spec/catalogue.js'
 import { commandPrefix } from '../lib/spec/package-root.js'
 
@@ -11,9 +10,13 @@ export function categoryId(check: Check): bigint {
   return BigInt(check.context.categoryIds[0] ?? '1')
 }
 
-/** Candidate ids for "does not exist": the top of int64, unless the store is known to hold them. */
+/**
+ * Candidate ids for "does not exist", unless the store is known to hold them: ordinary ids, far from every edge
+ * of int64 and of the narrower types, so that the only right answer is the spec's 404. An id at an edge may also
+ * be refused with 400 (policy §2), and is judged by getPet/int64-edge-ids alone: one exchange, one reading.
+ */
 export function unknownIdCandidates(survey: StoreSurvey): bigint[] {
-  return [INT64_MAX, INT64_MAX - 1n, INT64_MAX - 7n].filter((id) => !survey.pets.has(id))
+  return [1_999_999_973n, 1_999_999_943n, 1_999_999_911n].filter((id) => !survey.pets.has(id))
 }
 
 /** Up to `count` ids of pets the store is known to hold, spread over what the survey saw. */

@@ -281,6 +281,15 @@ export const lookAlikes: Variant[] = [
       isGetPet(request) && /^\/pets\/-/.test(request.path) ? errorResponse(400, 'invalid_pet_id', 'petId must not be negative') : reference(request),
   },
   {
+    name: 'top-int64-ids-400',
+    description: 'GET /pets/{id} of the two highest int64 ids (2^63-2, 2^63-1) is refused with 400 and a valid Error body (its ids stop short of them) instead of 404',
+    wrap: mapAnswers((answer, request) =>
+      answer.status === 404 && isGetPet(request) && /^\/pets\/922337203685477580[67]$/.test(request.path)
+        ? errorResponse(400, 'invalid_pet_id', 'petId is beyond the ids this store assigns')
+        : answer,
+    ),
+  },
+  {
     name: 'gzip-encoded-answers',
     description: 'every answer is gzip-encoded (Content-Encoding: gzip), asked for or not',
     wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, gzip: true } })),

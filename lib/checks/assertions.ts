@@ -125,6 +125,13 @@ export class Assertions {
   /** The answer is an error with one of `statuses`, a valid Error body, and a `status` field equal to the HTTP status. */
   errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer'): RecordedResponse {
     const response = this.status(exchange, statuses, what)
+    this.errorBody(exchange, what)
+    this.errorStatusRepeated(exchange, what)
+    return response
+  }
+
+  /** The body is a valid Error (errors/body-schema's rule), whatever the status. */
+  errorBody(exchange: Exchange, what = 'the answer'): void {
     const body = this.json(exchange, `${what}'s body`)
     const violations = schemaViolations('Error', body)
     this.that(violations.length === 0, `${what}'s body is not a valid Error: ${formatViolations(violations)}`, {
@@ -133,17 +140,25 @@ export class Assertions {
       actual: describeAnswer(exchange),
       schemaErrors: violations.map((violation) => `${violation.path} ${violation.message}`),
     })
-    const status = (body as PetObject).status
-    this.that(
-      status instanceof JsonNumber && status.integer === BigInt(response.status),
-      `the Error status ${stringifyJson(status)} differs from the HTTP status ${response.status}`,
-      {
-        exchange,
-        expected: `status ${response.status}`,
-        actual: stringifyJson(status),
-      },
-    )
-    return response
+  }
+
+  /** The Error body's `status` field, when it is a number (asserts nothing). */
+  errorStatusField(exchange: Exchange): JsonNumber | undefined {
+    const parsed = responseJson(exchange)
+    const status = parsed.ok && isJsonObject(parsed.value) ? parsed.value.status : undefined
+    return status instanceof JsonNumber ? status : undefined
+  }
+
+  /** The Error body's `status` equals the HTTP status (errors/status-matches-http's rule). */
+  errorStatusRepeated(exchange: Exchange, what = 'the answer'): void {
+    const body = this.json(exchange, `${what}'s body`)
+    const status = isJsonObject(body) ? body.status : undefined
+    const http = exchange.response?.status ?? 0
+    this.that(status instanceof JsonNumber && status.integer === BigInt(http), `the Error status ${stringifyJson(status)} differs from the HTTP status ${http}`, {
+      exchange,
+      expected: `status ${http}`,
+      actual: stringifyJson(status),
+    })
   }
 
   /**

@@ -48,8 +48,12 @@ const listArbitrary: fc.Arbitrary<SequenceCommand> = fc
   .record({ status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined }), limit: limitArbitrary })
   .map(({ status, limit }) => new ListPets({ ...(status !== undefined ? { status } : {}), ...(limit !== undefined ? { limit } : {}) }))
 
-/** Ids in the top quarter of int64, far above any counter: a pet that holds one is taken as found, never as a fault. */
-const unknownIdArbitrary: fc.Arbitrary<SequenceCommand> = fc.bigInt({ min: 2n ** 62n, max: INT64_MAX }).map((id) => new GetUnknownPet(id))
+/**
+ * Ids in the top quarter of int64, far above any counter (a pet that holds one is taken as found, never as a
+ * fault), and clear of int64's last values, where 400 is also allowed and getPet/int64-edge-ids judges: for these
+ * only 404 is right.
+ */
+const unknownIdArbitrary: fc.Arbitrary<SequenceCommand> = fc.bigInt({ min: 2n ** 62n, max: INT64_MAX - 2n ** 16n }).map((id) => new GetUnknownPet(id))
 
 const index = fc.nat({ max: 99 })
 
