@@ -15,7 +15,15 @@ export interface ServiceResponse {
   headers: Record<string, string>
   body: string
   /** How the HTTP layer sends the body; look-alike variants change it. */
-  delivery?: { chunked?: boolean; closeConnection?: boolean; delayMs?: number; resetConnection?: boolean; gzip?: boolean }
+  delivery?: {
+    chunked?: boolean
+    closeConnection?: boolean
+    delayMs?: number
+    resetConnection?: boolean
+    gzip?: boolean
+    /** Close the connection this many ms after the answer, without `Connection: close`; a request that comes on it meanwhile is never answered. */
+    dropConnectionAfterMs?: number
+  }
 }
 
 export type Handler = (request: ServiceRequest) => Promise<ServiceResponse>

@@ -27,8 +27,16 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** Connections the server is about to drop (delivery.dropConnectionAfterMs): what comes on them is read and never answered. */
+const dropping = new WeakSet<object>()
+
 async function write(response: ServerResponse, answer: ServiceResponse): Promise<void> {
   const delivery = answer.delivery ?? {}
+  const socket = response.socket
+  if (delivery.dropConnectionAfterMs !== undefined && socket) {
+    dropping.add(socket)
+    response.once('finish', () => setTimeout(() => socket.destroy(), delivery.dropConnectionAfterMs))
+  }
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
   const headers: Record<string, string> = { ...answer.headers }
@@ -62,6 +70,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))
     const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}`, headers, at: performance.now() }
     requests.push(record)
+    if (dropping.has(request.socket)) return
     try {
       const body = await readBody(request)
       // On this request's own record: other requests may have arrived while the body was read.

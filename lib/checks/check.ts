@@ -11,7 +11,7 @@ import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
 import type { Redactor } from '../http/redaction.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
-import { Assertions, ConformanceFailure } from './assertions.js'
+import { Assertions, ConformanceFailure, Inconclusive } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
 import { createRunRedactor, toEvidence } from './evidence.js'
@@ -72,10 +72,7 @@ export class RunState {
   }
 }
 
-/** Thrown by `check.inconclusive`: the check stops without a verdict of its own. */
-export class Inconclusive extends Error {
-  override name = 'Inconclusive'
-}
+export { Inconclusive }
 
 /** How a check ended, as the runner saw it. */
 export type CheckEnd = { state: 'pass' } | { state: 'inconclusive'; reason: string } | { state: 'fail'; error: unknown }

@@ -14,6 +14,7 @@ import type { ConnectionOptions } from 'node:tls'
 import PQueue from 'p-queue'
 import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
+import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { DeadOperations } from './dead-operations.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
@@ -183,6 +184,13 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
   if (error instanceof CutShort) {
     return { kind: 'cut', message: `cut: another ${operation} request got no answer within ${timeoutMs} ms, so this one was not left to wait out its own timeout` }
   }
+  const previous = lostOnDroppedConnection(error)
+  if (previous) {
+    return {
+      kind: 'dropped',
+      message: `the connection was closed by the target before any byte of an answer came: it had just carried ${previousWords(previous)}, which did not say Connection: close`,
+    }
+  }
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
   if (error instanceof BodyDecodingFailed) return { kind: 'connection', message: error.message }
   if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'connection', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
@@ -202,6 +210,13 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
 
 export class HttpClient {
   private readonly dispatcher: EnvHttpProxyAgent
+  private readonly agentOptions: ConstructorParameters<typeof EnvHttpProxyAgent>[0]
+  /**
+   * A connection of its own for each request (undici's pipelining 0 turns keep-alive off), made only when the target
+   * closes connections under requests: a read lost that way is retried on it, and once the target has been seen
+   * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
+   */
+  private freshConnections?: EnvHttpProxyAgent
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
   /** Requests in flight within --concurrency, and started within --rate-limit. */
@@ -220,6 +235,9 @@ export class HttpClient {
   lastActivityAt = performance.now()
   /** Timed waits with a known end under way now: a Retry-After, a backoff, a re-read's pause within the consistency window. */
   private sleeping = 0
+  /** Each time the target closed a connection right after an answer that did not say Connection: close (RFC 9112 §9.6). */
+  readonly unannouncedCloses: UnannouncedClose[] = []
+  private readonly stopWatchingCloses: () => void
 
   constructor(readonly options: HttpClientOptions) {
     const ca = options.caFile ? readFileSync(options.caFile) : undefined
@@ -230,7 +248,7 @@ export class HttpClient {
     this.targetTls = { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure, ...clientCertificate }
     // Always given, so undici never falls back to reading process.env itself.
     const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '' }
-    this.dispatcher = new EnvHttpProxyAgent({
+    this.agentOptions = {
       ...proxy,
       connections: options.concurrency,
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -239,7 +257,8 @@ export class HttpClient {
       requestTls: this.targetTls,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-    })
+    }
+    this.dispatcher = new EnvHttpProxyAgent(this.agentOptions)
     this.queue = new PQueue({ concurrency: options.concurrency, ...(options.rateLimit ? { intervalCap: options.rateLimit, interval: RATE_WINDOW_MS, strict: true } : {}) })
     this.baseHeaders = {
       ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
@@ -247,6 +266,7 @@ export class HttpClient {
     }
     this.traffic = new TrafficLog(options.keepBodiesUpTo)
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
+    this.stopWatchingCloses = watchCloses(this.base.origin, (close) => this.unannouncedCloses.push(close))
   }
 
   url(path: string): string {
@@ -285,12 +305,13 @@ export class HttpClient {
     })
     const { stop } = this.options
     const { operation } = request
+    let fresh = recorded.method !== 'GET' && this.unannouncedCloses.length > 0
     for (let attempt = 0; ; attempt++) {
       if (stop?.aborted) return ended({ failure: stopped(stop) })
       // Each attempt is a request of its own at the target: a span of its own.
       const spanId = this.options.traceId ? newSpanId() : undefined
       recorded.headers = this.headersFor(request.headers, spanId)
-      const outcome = await this.attempt(id, recorded, operation, spanId)
+      const outcome = await this.attempt(id, recorded, operation, spanId, fresh)
       if ('skipped' in outcome) return ended({ failure: outcome.skipped })
       const canRetry = attempt < this.options.maxRetries
       const retried = (wait: number, what: Omit<Attempt, 'waitedMs'>) => {
@@ -313,8 +334,11 @@ export class HttpClient {
         retried(0, { failure: outcome.failure.message })
         continue
       }
-      // A read that failed in transit may be retried; a POST never is (it may have been processed).
-      if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'unreachable')) {
+      // A read that failed in transit may be retried; a POST never is (it may have been processed: RFC 9112 §9.3.1),
+      // not even one the target never answered because it closed the connection under it.
+      if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'dropped' || outcome.failure.kind === 'unreachable')) {
+        // Another kept-alive connection may be about to close too: a read the target dropped goes again on a new one.
+        if (outcome.failure.kind === 'dropped') fresh = true
         const wait = 100 * 2 ** attempt
         retried(wait, { failure: outcome.failure.message })
         await this.sleep(wait)
@@ -341,6 +365,7 @@ export class HttpClient {
     recorded: RecordedRequest,
     operation: string | undefined,
     spanId: string | undefined,
+    fresh: boolean,
   ): Promise<AttemptOutcome | { skipped: TransportFailure }> {
     const { stop, rateLimit } = this.options
     // Without a rate limit, a place comes free as soon as a request ends, and a request given one after the run
@@ -355,7 +380,7 @@ export class HttpClient {
         // place is given up, so the next request in line knows it.
         const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
         if (givenUp) return { skipped: givenUp }
-        const sent = await this.once(exchangeId, recorded, operation, spanId)
+        const sent = await this.once(exchangeId, recorded, operation, spanId, fresh)
         const kind = 'failure' in sent ? sent.failure.kind : undefined
         if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
         return sent
@@ -384,7 +409,7 @@ export class HttpClient {
     }
   }
 
-  private async once(exchangeId: number, request: RecordedRequest, operation: string | undefined, spanId: string | undefined): Promise<AttemptOutcome> {
+  private async once(exchangeId: number, request: RecordedRequest, operation: string | undefined, spanId: string | undefined, fresh: boolean): Promise<AttemptOutcome> {
     this.requestCount += 1
     this.lastActivityAt = performance.now()
     const started = this.lastActivityAt
@@ -403,7 +428,8 @@ export class HttpClient {
     let outcome: { response: RecordedResponse } | { failure: TransportFailure }
     try {
       const { origin } = new URL(request.url)
-      const answer = await this.dispatcher.request({
+      const dispatcher = fresh ? (this.freshConnections ??= new EnvHttpProxyAgent({ ...this.agentOptions, pipelining: 0 })) : this.dispatcher
+      const answer = await dispatcher.request({
         origin,
         // The URL as recorded, less its origin: a path sent as written stays as written.
         path: request.url.slice(origin.length),
@@ -482,12 +508,14 @@ export class HttpClient {
 
   /** Closes the connections once the requests in flight have their answers. */
   async close(): Promise<void> {
-    await this.dispatcher.close()
+    this.stopWatchingCloses()
+    await Promise.all([this.dispatcher.close(), this.freshConnections?.close()])
   }
 
   /** Closes the connections now, failing the requests still in flight. */
   async destroy(): Promise<void> {
-    await this.dispatcher.destroy()
+    this.stopWatchingCloses()
+    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy()])
   }
 }
 

@@ -16,7 +16,8 @@ export interface RecordedResponse {
  * (reset, closed); `cut`: aborted because another request to the same operation timed out; `stopped`: the
  * run's deadline or a cancel ended it.
  */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'tls' | 'stopped' | 'cut'
+/** `dropped`: no answer because the target closed the connection the request was sent on, right after an earlier answer. */
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'dropped' | 'tls' | 'stopped' | 'cut'
 
 export interface AttemptRecord {
   /** The exchange this attempt belongs to (Exchange.id). */

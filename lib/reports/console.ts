@@ -73,10 +73,18 @@ export function renderSummary(run: RunResult): string {
   ].join('\n')
 }
 
-/** Each broken answer that several requirements failed from, once. */
+/** What still fails once a root cause is fixed, in words. */
+export function remainingWords(remaining: readonly string[]): string {
+  return remaining.length === 0 ? 'nothing else fails' : `still failing: ${remaining.join(', ')}`
+}
+
+/** Each behaviour that explains the failures of several requirements, once, with what remains once it is fixed. */
 export function renderRootCauses(run: RunResult): string {
   return run.rootCauses
-    .map((cause) => `Root cause: ${cause.cause}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.join(', ')})`)
+    .map(
+      (cause) =>
+        `Root cause: ${cause.cause}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.join(', ')})\n  once it is fixed: ${remainingWords(cause.remaining)}`,
+    )
     .join('\n')
 }
 

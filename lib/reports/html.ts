@@ -5,11 +5,13 @@
  * line and replay command. Filters by verdict and by area. Everything the target sent is escaped here,
  * on the server side; the script only shows and hides rows.
  */
+
 import type { Failure } from '../checks/check-result.js'
 import type { Evidence } from '../checks/evidence.js'
 import { alarmLine } from '../checks/watchdog.js'
 import { counted } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
+import { remainingWords } from './console.js'
 import { escapeHtml } from './escape-html.js'
 import type { RunResult } from './run-result.js'
 import { renderAtAGlance, TRAFFIC_STYLE } from './traffic-html.js'
@@ -131,7 +133,7 @@ function rootCauses(run: RunResult): string {
   if (run.rootCauses.length === 0) return ''
   const items = run.rootCauses.map(
     (cause) =>
-      `<li>${escapeHtml(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it: ${cause.requirements.map((id) => `<a href="#${escapeHtml(id)}">${escapeHtml(id)}</a>`).join(', ')}</li>`,
+      `<li>${escapeHtml(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it: ${cause.requirements.map((id) => `<a href="#${escapeHtml(id)}">${escapeHtml(id)}</a>`).join(', ')}<br>once it is fixed: ${escapeHtml(remainingWords(cause.remaining))}</li>`,
   )
   return `<div class="root-causes" id="root-causes"><b>Root causes</b><ul>${items.join('')}</ul></div>`
 }

@@ -3,6 +3,7 @@
 import { alarmLine } from '../checks/watchdog.js'
 import { counted, type HeadlineText } from '../judging/headline.js'
 import type { RequirementResult } from '../judging/verdicts.js'
+import { remainingWords } from './console.js'
 import { escapeControlCharacters } from './control-characters.js'
 import type { RunResult } from './run-result.js'
 
@@ -43,7 +44,10 @@ export function renderSummaryMarkdown(run: RunResult): string {
   }
   if (run.rootCauses.length > 0) {
     lines.push('', `### Root causes (${run.rootCauses.length})`)
-    for (const cause of run.rootCauses) lines.push(`- ${inline(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it`)
+    for (const cause of run.rootCauses)
+      lines.push(
+        `- ${inline(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.map((id) => `\`${id}\``).join(', ')}); once it is fixed, ${inline(remainingWords(cause.remaining))}`,
+      )
   }
   if (failed.length > 0) {
     lines.push('', `### Failed (${failed.length})`, ...failed.slice(0, SHOWN).map(failureLine))

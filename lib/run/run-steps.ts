@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
+import { closesReport } from '../checks/connection-closes.js'
 import { lagReport } from '../checks/consistency.js'
 import type { CheckDefinition } from '../checks/registry.js'
 import { type RunChecksOptions, runChecks } from '../checks/runner.js'
@@ -50,6 +51,8 @@ export async function runCheckStep(session: RunSession, definitions: readonly Ch
   // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
   state.release()
   if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
+  if (isSelected('responses/close-announced', config.requirements))
+    reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length))
   return { reports, alarms }
 }
 
@@ -115,6 +118,8 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
   })
   if (ending.requirements) {
     out('')
+    // Named once, first: the requirement lines below point at the cause instead of repeating its evidence.
+    if (run.rootCauses.length > 0) out(renderRootCauses(run))
     out(renderRequirementLines(run.requirements, run.rootCauses))
   }
   if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
@@ -132,7 +137,6 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     )
     out(`HAR: ${config.har} (${counted(session.client.traffic.attempts.length, 'request')})`)
   }
-  if (run.rootCauses.length > 0) out(renderRootCauses(run))
   if (run.baseline) out(renderBaselineTally(run))
   out(renderSummary(run))
   return { exitCode: ending.exitCode, result: run }

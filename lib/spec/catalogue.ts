@@ -416,6 +416,14 @@ export const catalogue = {
     source: 'What the service does',
     decision: 'MUST: media type `application/json`; parameters such as `charset=utf-8` are allowed.',
   }),
+  'responses/close-announced': should({
+    title: 'a connection the target closes right after an answer is announced by Connection: close in that answer',
+    specText: 'A sender SHOULD send a Connection header field containing the "close" connection option when it intends to close a connection (RFC 9112 §9.6).',
+    source: 'HTTP/1.1 (RFC 9112 §9.6), which the interface builds on',
+    decision:
+      'Judged by the run on every connection: the target closing one within 1 s of an answer that did not say Connection: close warns, with that answer. A request already sent on such a connection gets no answer; its check is inconclusive, and a POST is never sent again (RFC 9112 §9.3.1: it may have been processed). A later close is an idle timeout, which HTTP allows unannounced.',
+    reportedByRun: true,
+  }),
   'responses/no-server-error': must({
     title: 'no request the suite sends is answered with a 5xx',
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { findRootCauses } from '../../lib/judging/root-causes.js'
+import type { RequirementResult } from '../../lib/judging/verdicts.js'
 import { errorResponse } from '../../reference/handler.js'
-import { isCreatePet, type Variant } from '../../variants/variant.js'
+import { PetStore, withPets } from '../../reference/pet-store.js'
+import { faults } from '../../variants/faults/index.js'
+import { isCreatePet, startVariant, type Variant } from '../../variants/variant.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 
@@ -24,7 +28,9 @@ describe('one cause, one failure', () => {
     expect(causes[0]?.cause).toBe('POST /pets answered 500')
     expect(causes[0]?.requirements.length).toBeGreaterThanOrEqual(4)
     expect(outcome.stdout.match(/^Root cause: /gm)).toHaveLength(1)
-    expect(outcome.stdout).toMatch(/^Root cause: POST \/pets answered 500: \d+ requirements failed from it \(createPet\//m)
+    expect(outcome.stdout).toMatch(/^Root cause: POST \/pets answered 500: \d+ requirements failed from it \(createPet\/.*\n {2}once it is fixed: /m)
+    // Named first: before the first requirement line.
+    expect(outcome.stdout.indexOf('Root cause: ')).toBeLessThan(outcome.stdout.search(/^ {2}(PASS|FAIL|WARN)/m))
     // The first requirement of the cause shows the evidence; the others point at the cause instead of repeating it.
     expect(outcome.stdout.match(/failed from the root cause: POST \/pets answered 500/g)).toHaveLength((causes[0]?.requirements.length ?? 0) - 1)
     const summary = readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8')
@@ -40,3 +46,66 @@ describe('one cause, one failure', () => {
     expect(outcome.results?.rootCauses).toEqual([])
   })
 })
+
+/** A fault by name, served with its own store topped up to `pets`. */
+async function serveFault(name: string, pets: number) {
+  const fault = faults.find((candidate) => candidate.name === name)
+  if (!fault) throw new Error(`no fault named ${name}`)
+  return startVariant(fault, { apiKey: API_KEY, store: withPets(fault.store?.() ?? new PetStore(), pets) })
+}
+
+describe('one behaviour, many failures: the behaviour is named once, with what still fails once it is fixed', () => {
+  test.for([
+    ['integers-read-as-doubles', /^integers beyond 2\^53 are read or written as doubles/, ['createPet/echoes-fields', 'createPet/concurrent-creates', 'getPet/returns-pet']],
+    ['unset-status-written-as-null', /^unset fields are written as null \("status": null\)/, ['createPet/body-schema', 'getPet/body-schema', 'listPets/body-schema']],
+    ['body-types-coerced', /^values of the wrong JSON type are converted instead of refused with 400/, ['createPet/invalid-body-400', 'createPet/invalid-body-not-created']],
+    ['every-error-400', /^every error is answered 400, where the spec names 401, 404/, ['auth/missing-key-401', 'getPet/unknown-id-404']],
+  ] as const)('%s', async ([name, cause, explained]) => {
+    const target = await serveFault(name, 110)
+    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', '5', '--consistency-window-ms', '300', '--quiet'], {
+      PETSTORE_API_KEY: API_KEY,
+    }).finally(() => target.close())
+    expect(outcome.code).toBe(1)
+    const named = outcome.results?.rootCauses.filter((root) => cause.test(root.cause)) ?? []
+    expect(named, JSON.stringify(outcome.results?.rootCauses)).toHaveLength(1)
+    expect(named[0]?.requirements).toEqual(expect.arrayContaining([...explained]))
+    // What remains once it is fixed: exactly the failing requirements with a failure the cause does not explain.
+    const failing = outcome.results?.requirements.filter((result) => result.verdict === 'fail' || result.verdict === 'warn').map((result) => result.id) ?? []
+    for (const id of named[0]?.remaining ?? []) expect(failing).toContain(id)
+    for (const id of failing) if (!named[0]?.requirements.includes(id)) expect(named[0]?.remaining).toContain(id)
+    expect(outcome.stdout.match(new RegExp(`^Root cause: ${cause.source.slice(1)}`, 'gm'))).toHaveLength(1)
+  })
+
+  test('a behaviour that explains one requirement alone is no root cause: every error 400 on a target that answers 401 right', async () => {
+    const results = findRootCauses([failingWith('getPet/unknown-id-404', 'status 404', 400)])
+    expect(results).toEqual([])
+  })
+})
+
+/** A failing requirement result whose one failure expected `expected` and got `status`. */
+function failingWith(id: string, expected: string, status: number): RequirementResult {
+  return {
+    id,
+    area: 'getPet',
+    level: 'MUST',
+    title: id,
+    specText: '',
+    source: '',
+    verdict: 'fail',
+    checks: 1,
+    failedChecks: 1,
+    reasons: [],
+    failures: [
+      {
+        message: `has status ${status}`,
+        expected,
+        evidence: [
+          { request: { method: 'GET', url: 'http://h/v1/pets/1', headers: {} }, response: { status, headers: {}, body: '{}', bodyBytes: 2 }, retries: 0, durationMs: 1, curl: '' },
+        ],
+      },
+    ],
+    observations: [],
+    harnessErrors: [],
+    retried: [],
+  }
+}

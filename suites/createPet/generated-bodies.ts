@@ -3,7 +3,7 @@
  * failure is shrunk and reported with the command that replays it. The checks that read these runs are
  * in generated-bodies.test.ts.
  */
-import { describeAnswer, failureOf } from '../../lib/checks/assertions.js'
+import { describeAnswer, failureOf, lostToDroppedConnection } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
@@ -51,6 +51,7 @@ async function evaluateValid(api: PetstoreApi, pet: ValidNewPet, readBack: ReadB
   const classified = classifyNewPet(sent)
   if (!classified.valid) throw new Error(`the generator made a body the schema refuses (${classified.violations.join('; ')}): ${sent}`)
   const post = await api.createPet({ raw: sent })
+  if (lostToDroppedConnection(post)) return { decided: [], failures: {}, exchanges: [post], sent }
   const outcome: CaseOutcome<ValidBodyRequirement> = { decided: ['createPet/returns-201-pet'], failures: {}, exchanges: [post], sent }
   const created = post.response?.status === 201 ? responseObject(post) : undefined
   const id = created ? integerField(created.id) : undefined
@@ -116,6 +117,7 @@ async function evaluateInvalid(api: PetstoreApi, searches: RefusedPetSearches, i
     throw new Error(`the generator labelled a body ${invalid.rule} but the schema says ${classified.valid ? 'valid' : classified.rules.join(', ')}: ${sent}`)
   }
   const post = await api.createPet({ raw: sent })
+  if (lostToDroppedConnection(post)) return { decided: [], failures: {}, exchanges: [post], sent }
   const outcome: CaseOutcome<InvalidBodyRequirement> = { decided: ['createPet/invalid-body-400'], failures: {}, exchanges: [post], sent }
   const refused = failureOf(post, (expect) => expect.errorAnswer(post, 400, `POST /pets (${invalid.detail})`))
   if (refused) outcome.failures['createPet/invalid-body-400'] = refused

@@ -6,8 +6,9 @@ import type { Variant } from '../variant.js'
 import { authFaults } from './auth.js'
 import { createPetFaults } from './create-pet.js'
 import { errorsAndResponsesFaults } from './errors-and-responses.js'
+import { frameworkHabitFaults } from './framework-habits.js'
 import { getPetFaults } from './get-pet.js'
 import { listPetsFaults } from './list-pets.js'
 import { viewsFaults } from './views.js'
 
-export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...viewsFaults, ...authFaults, ...errorsAndResponsesFaults]
+export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...viewsFaults, ...authFaults, ...errorsAndResponsesFaults, ...frameworkHabitFaults]

@@ -1,0 +1,121 @@
+/**
+ * What happens on each keep-alive connection, read from undici's diagnostics channels (undici does not hand a
+ * request's socket to its caller): the answers each connection carried, and whether the target closed one right
+ * after an answer that did not say `Connection: close` (RFC 9112 §9.6: a sender SHOULD say so when it intends to
+ * close). Two uses:
+ * - a request lost because the target closed the connection it was sent on, before any byte of an answer, is
+ *   told apart from one the target failed: `lostOnDroppedConnection(error)` names the answer that came before;
+ * - each close of that kind is reported to the clients of that origin (`watchCloses`), every time it happens,
+ *   whichever request would have come next: a finding that does not depend on timing or on the seed.
+ */
+import { subscribe } from 'node:diagnostics_channel'
+import type { Socket } from 'node:net'
+
+/** A close this soon after an answer is the target closing after that answer; a later one is an idle timeout, which HTTP allows unannounced. */
+export const CLOSE_AFTER_ANSWER_MS = 1_000
+
+/** The last answer a connection carried, in words a report can quote. */
+export interface PreviousAnswer {
+  method: string
+  path: string
+  status: number
+}
+
+/** The target closed a connection right after an answer that did not announce it. */
+export interface UnannouncedClose {
+  previous: PreviousAnswer
+  afterMs: number
+}
+
+interface UndiciRequest {
+  origin?: string | URL
+  method: string
+  path: string
+}
+
+interface ConnectionState {
+  origin: string
+  answers: number
+  last?: PreviousAnswer & { at: number; announcedClose: boolean }
+}
+
+const connections = new WeakMap<Socket, ConnectionState>()
+const socketOf = new WeakMap<UndiciRequest, Socket>()
+const answered = new WeakSet<UndiciRequest>()
+const lost = new WeakMap<object, PreviousAnswer>()
+const watchers = new Map<string, Set<(close: UnannouncedClose) => void>>()
+let subscribed = false
+
+/** `connection: close` among raw undici headers (alternating names and values, as buffers or strings). */
+function announcesClose(headers: unknown): boolean {
+  if (!Array.isArray(headers)) return false
+  for (let index = 0; index + 1 < headers.length; index += 2) {
+    if (String(headers[index]).toLowerCase() === 'connection' && /(^|,)\s*close\s*(,|$)/i.test(String(headers[index + 1]))) return true
+  }
+  return false
+}
+
+function subscribeOnce(): void {
+  if (subscribed) return
+  subscribed = true
+  subscribe('undici:client:sendHeaders', (message) => {
+    const { request, socket } = message as { request: UndiciRequest; socket: Socket }
+    socketOf.set(request, socket)
+    if (connections.has(socket)) return
+    const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0 }
+    connections.set(socket, state)
+    socket.once('end', () => {
+      const last = state.last
+      if (!last || last.announcedClose) return
+      const afterMs = performance.now() - last.at
+      if (afterMs > CLOSE_AFTER_ANSWER_MS) return
+      const close: UnannouncedClose = { previous: { method: last.method, path: last.path, status: last.status }, afterMs: Math.round(afterMs) }
+      for (const watcher of watchers.get(state.origin) ?? []) watcher(close)
+    })
+  })
+  subscribe('undici:request:headers', (message) => {
+    const { request, response } = message as { request: UndiciRequest; response: { statusCode: number; headers: unknown } }
+    answered.add(request)
+    const socket = socketOf.get(request)
+    const state = socket ? connections.get(socket) : undefined
+    if (!state) return
+    state.answers += 1
+    state.last = { method: request.method, path: request.path, status: response.statusCode, at: performance.now(), announcedClose: announcesClose(response.headers) }
+  })
+  subscribe('undici:request:error', (message) => {
+    const { request, error } = message as { request: UndiciRequest; error: unknown }
+    const socket = socketOf.get(request)
+    const state = socket ? connections.get(socket) : undefined
+    // Only a request that got no byte of an answer, on a connection that had already carried one.
+    if (!state?.last || answered.has(request) || typeof error !== 'object' || error === null) return
+    const { method, path, status } = state.last
+    lost.set(error, { method, path, status })
+  })
+}
+
+/** Starts watching connections (once per process); call before the first request. */
+export function watchConnections(): void {
+  subscribeOnce()
+}
+
+/** The answer before, when `error` is that of a request the target never answered because it closed the connection the request came on. */
+export function lostOnDroppedConnection(error: unknown): PreviousAnswer | undefined {
+  return typeof error === 'object' && error !== null ? lost.get(error) : undefined
+}
+
+/** Calls `listener` for every unannounced close by the target at `origin`, until the returned function is called. */
+export function watchCloses(origin: string, listener: (close: UnannouncedClose) => void): () => void {
+  subscribeOnce()
+  const set = watchers.get(origin) ?? new Set()
+  set.add(listener)
+  watchers.set(origin, set)
+  return () => {
+    set.delete(listener)
+    if (set.size === 0) watchers.delete(origin)
+  }
+}
+
+/** The answer before a dropped connection, in words. */
+export function previousWords(previous: PreviousAnswer): string {
+  return `${previous.method} ${previous.path} (answered ${previous.status})`
+}

@@ -1,0 +1,100 @@
+/**
+ * A request the target never answered because it closed, under the request, a connection that had just carried an
+ * answer: reported as the connection's doing, with that answer, the same way every time; a POST is never sent
+ * again (it may have been processed, RFC 9112 §9.3.1), a read goes again on a connection of its own; and every
+ * unannounced close right after an answer is seen, whichever request comes next (responses/close-announced).
+ * The server here is a plain socket: it answers the first request of each connection, then reads the next one and
+ * destroys the connection without a byte of answer. No timing decides what happens.
+ */
+import { createServer, type Server, type Socket } from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { HttpClient } from '../../lib/http/client.js'
+
+interface Dropper {
+  baseUrl: string
+  /** The request lines received, in order. */
+  received: string[]
+  server: Server
+}
+
+/** Answers the first request on a connection `status` (keep-alive, no Connection: close) and drops the connection on the second. */
+async function startDropper(status: number, closeRightAfter = false): Promise<Dropper> {
+  const received: string[] = []
+  const server = createServer((socket: Socket) => {
+    let buffered = ''
+    let answered = 0
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1')
+      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+        const head = buffered.slice(0, end)
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
+        if (buffered.length < end + 4 + length) return
+        buffered = buffered.slice(end + 4 + length)
+        received.push(head.split('\r\n')[0] ?? '')
+        if (answered > 0) return void socket.destroy()
+        answered += 1
+        const body = `{"code":"x","message":"y","status":${status}}`
+        socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`)
+        if (closeRightAfter) socket.end()
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, received, server }
+}
+
+const open: Array<{ close: () => Promise<unknown> }> = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((item) => item.close()))
+})
+
+function clientOf(baseUrl: string): HttpClient {
+  const client = new HttpClient({ baseUrl, concurrency: 1, timeoutMs: 5_000, maxBodyBytes: 1 << 20, maxRetries: 2, maxRetryWaitMs: 0 })
+  open.push({ close: () => client.destroy() })
+  return client
+}
+
+function track(dropper: Dropper): Dropper {
+  open.push({ close: () => new Promise((resolve) => dropper.server.close(resolve)) })
+  return dropper
+}
+
+describe('a connection the target closes under a request', () => {
+  test('a POST sent on it is reported as dropped, naming the answer before, and is not sent again', async () => {
+    const target = track(await startDropper(404))
+    const client = clientOf(target.baseUrl)
+    const first = await client.send({ method: 'GET', path: '/pets/5', headers: {} })
+    expect(first.response?.status).toBe(404)
+    const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' })
+    expect(post.failure?.kind).toBe('dropped')
+    expect(post.failure?.message).toBe(
+      'the connection was closed by the target before any byte of an answer came: it had just carried GET /v1/pets/5 (answered 404), which did not say Connection: close',
+    )
+    expect(post.retries).toEqual([])
+    expect(target.received).toEqual(['GET /v1/pets/5 HTTP/1.1', 'POST /v1/pets HTTP/1.1'])
+  })
+
+  test('a read sent on it goes again, on a connection of its own, and is answered', async () => {
+    const target = track(await startDropper(404))
+    const client = clientOf(target.baseUrl)
+    await client.send({ method: 'GET', path: '/pets/5', headers: {} })
+    const again = await client.send({ method: 'GET', path: '/pets/6', headers: {} })
+    expect(again.response?.status).toBe(404)
+    expect(again.retries).toHaveLength(1)
+    expect(again.retries[0]?.failure).toMatch(/^the connection was closed by the target before any byte of an answer came: it had just carried GET \/v1\/pets\/5/)
+    expect(target.received).toEqual(['GET /v1/pets/5 HTTP/1.1', 'GET /v1/pets/6 HTTP/1.1', 'GET /v1/pets/6 HTTP/1.1'])
+  })
+
+  test('a close right after an answer that did not say Connection: close is seen, however soon the next request comes; then every POST goes on a connection of its own', async () => {
+    const target = track(await startDropper(401, true))
+    const client = clientOf(target.baseUrl)
+    await client.send({ method: 'GET', path: '/pets', headers: {} })
+    await expect.poll(() => client.unannouncedCloses.length).toBe(1)
+    expect(client.unannouncedCloses[0]?.previous).toEqual({ method: 'GET', path: '/v1/pets', status: 401 })
+    // The pool's connection is gone; a POST now is answered on a new one (the first request there).
+    const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(post.response?.status).toBe(401)
+  })
+})

@@ -1,0 +1,79 @@
+/**
+ * Faults that come from a framework's habit rather than from one line of the service's own code: each shows in
+ * many requirements at once, and the reports must name it once as their root cause (lib/judging/root-causes.ts).
+ */
+import { isJsonObject, JsonNumber, type JsonValue } from '../../lib/http/json.js'
+import { errorResponse } from '../../reference/handler.js'
+import { PetStore } from '../../reference/pet-store.js'
+import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
+
+/** What JSON.parse and JSON.stringify make of a JSON text: every number through a double. */
+function throughDoubles(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text))
+  } catch {
+    return text
+  }
+}
+
+/** A pet answer (an object, or each item of a list) with `status: null` where the pet has no status. */
+function nullForUnset(body: JsonValue): unknown {
+  const one = (pet: JsonValue) => (isJsonObject(pet) && !('status' in pet) ? { ...pet, status: null } : pet)
+  return Array.isArray(body) ? body.map(one) : one(body)
+}
+
+export const frameworkHabitFaults: Variant[] = [
+  {
+    name: 'integers-read-as-doubles',
+    description:
+      'a JavaScript service that reads and writes JSON with JSON.parse and JSON.stringify, and petId with Number(): every integer beyond 2^53 (its ids, from 2^62, categoryIds, path ids) is rounded to a double',
+    catches: ['createPet/echoes-fields', 'createPet/round-trip-get', 'getPet/returns-pet'],
+    store: () => new PetStore(2n ** 62n + 12_345n),
+    wrap: (reference) => async (request) => {
+      const petId = isGetPet(request) ? request.path.slice('/pets/'.length) : undefined
+      const asDouble = petId !== undefined && /^-?\d+$/.test(petId) ? BigInt(Number(petId)).toString() : petId
+      const read = {
+        ...request,
+        ...(asDouble !== undefined ? { path: `/pets/${asDouble}` } : {}),
+        ...(isCreatePet(request) && request.body !== undefined ? { body: throughDoubles(request.body) } : {}),
+      }
+      const answer = await reference(read)
+      return { ...answer, body: throughDoubles(answer.body) }
+    },
+  },
+  {
+    name: 'unset-status-written-as-null',
+    description: 'a pet created without a status is shown with "status": null in the 201, the GET and the lists (a serializer that writes unset fields)',
+    catches: ['createPet/body-schema', 'getPet/body-schema', 'listPets/body-schema'],
+    wrap: mapAnswers((answer, request) =>
+      (isCreatePet(request) && answer.status === 201) || ((isGetPet(request) || isListPets(request)) && answer.status === 200) ? mapJsonBody(answer, nullForUnset) : answer,
+    ),
+  },
+  {
+    name: 'body-types-coerced',
+    description:
+      'NewPet members are coerced to their schema types as ajv coerceTypes does (a framework default): "5" is read as the integer 5, a number or boolean name as a string',
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) => {
+      const coerced = { ...fields }
+      if (typeof fields.categoryId === 'string' && /^-?\d+$/.test(fields.categoryId)) coerced.categoryId = new JsonNumber(fields.categoryId)
+      if (fields.name instanceof JsonNumber) coerced.name = fields.name.text
+      if (typeof fields.name === 'boolean') coerced.name = String(fields.name)
+      return coerced
+    }),
+  },
+  {
+    name: 'every-error-400',
+    description: "every error is answered 400 by the framework's default error handler, a missing key and an unknown pet included (Error status 400)",
+    catches: ['auth/missing-key-401', 'getPet/unknown-id-404'],
+    wrap: mapAnswers((answer) =>
+      answer.status >= 400 && answer.status < 500 && answer.status !== 400 ? errorResponse(400, 'bad_request', 'the request could not be served') : answer,
+    ),
+  },
+  {
+    name: 'connection-dropped-after-errors',
+    description: 'the connection is closed 30 ms after every 4xx answer, without Connection: close; a request sent on it meanwhile gets no answer',
+    catches: ['responses/close-announced'],
+    wrap: mapAnswers((answer) => (answer.status >= 400 && answer.status < 500 ? { ...answer, delivery: { ...answer.delivery, dropConnectionAfterMs: 30 } } : answer)),
+  },
+]
