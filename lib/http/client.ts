@@ -428,7 +428,7 @@ export class HttpClient {
     let outcome: { response: RecordedResponse } | { failure: TransportFailure }
     try {
       const { origin } = new URL(request.url)
-      const dispatcher = fresh ? (this.freshConnections ??= new EnvHttpProxyAgent({ ...this.agentOptions, pipelining: 0 })) : this.dispatcher
+      const dispatcher = fresh ? this.freshConnectionAgent() : this.dispatcher
       const answer = await dispatcher.request({
         origin,
         // The URL as recorded, less its origin: a path sent as written stays as written.
@@ -475,6 +475,12 @@ export class HttpClient {
     // The attempt's own headers object: the next attempt gets a new one (its own traceparent), so this one is not copied.
     const sent = { headers: request.headers, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
     return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
+  }
+
+  /** The agent that opens a connection for each request, made when first needed. */
+  private freshConnectionAgent(): EnvHttpProxyAgent {
+    this.freshConnections ??= new EnvHttpProxyAgent({ ...this.agentOptions, pipelining: 0 })
+    return this.freshConnections
   }
 
   private inFlight(operation: string): Set<AbortController> {
