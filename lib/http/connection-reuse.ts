@@ -3,8 +3,8 @@
  * request's socket to its caller): the answers each connection carried, and whether the target closed one right
  * after an answer that did not say `Connection: close` (RFC 9112 §9.6: a sender SHOULD say so when it intends to
  * close). Two uses:
- * - a request lost because the target closed the connection it was sent on, before any byte of an answer, is
- *   told apart from one the target failed: `lostOnDroppedConnection(error)` names the answer that came before;
+ * - a request lost because the target closed (not reset) the connection it was sent on, before any byte of an
+ *   answer, is told apart from one the target failed: `lostOnDroppedConnection(error)` names the answer before;
  * - each close of that kind is reported to the clients of that origin (`watchCloses`), every time it happens,
  *   whichever request would have come next: a finding that does not depend on timing or on the seed.
  */
@@ -86,8 +86,9 @@ function subscribeOnce(): void {
     const { request, error } = message as { request: UndiciRequest; error: unknown }
     const socket = socketOf.get(request)
     const state = socket ? connections.get(socket) : undefined
-    // Only a request that got no byte of an answer, on a connection that had already carried one.
-    if (!state?.last || answered.has(request) || typeof error !== 'object' || error === null) return
+    // Only a request that got no byte of an answer, on a connection that had already carried one, which the target
+    // closed (its FIN: the socket's reading side ended). A reset is the target failing the request, as before.
+    if (!state?.last || answered.has(request) || typeof error !== 'object' || error === null || !socket?.readableEnded) return
     const { method, path, status } = state.last
     lost.set(error, { method, path, status })
   })

@@ -17,8 +17,11 @@ interface Dropper {
   server: Server
 }
 
-/** Answers the first request on a connection `status` (keep-alive, no Connection: close) and drops the connection on the second. */
-async function startDropper(status: number, closeRightAfter = false): Promise<Dropper> {
+/**
+ * Answers the first request on a connection `status` (keep-alive, no Connection: close) and closes the connection on
+ * the second (`reset`: resets it instead, the target failing the request it read).
+ */
+async function startDropper(status: number, closeRightAfter = false, reset = false): Promise<Dropper> {
   const received: string[] = []
   const server = createServer((socket: Socket) => {
     let buffered = ''
@@ -31,7 +34,7 @@ async function startDropper(status: number, closeRightAfter = false): Promise<Dr
         if (buffered.length < end + 4 + length) return
         buffered = buffered.slice(end + 4 + length)
         received.push(head.split('\r\n')[0] ?? '')
-        if (answered > 0) return void socket.destroy()
+        if (answered > 0) return void (reset ? socket.resetAndDestroy() : socket.destroy())
         answered += 1
         const body = `{"code":"x","message":"y","status":${status}}`
         socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`)
@@ -74,6 +77,15 @@ describe('a connection the target closes under a request', () => {
     )
     expect(post.retries).toEqual([])
     expect(target.received).toEqual(['GET /v1/pets/5 HTTP/1.1', 'POST /v1/pets HTTP/1.1'])
+  })
+
+  test('a connection reset under a POST is the target failing it, not a close: a connection failure, still never sent again', async () => {
+    const target = track(await startDropper(404, false, true))
+    const client = clientOf(target.baseUrl)
+    await client.send({ method: 'GET', path: '/pets/5', headers: {} })
+    const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' })
+    expect(post.failure?.kind).toBe('connection')
+    expect(target.received.filter((line) => line.startsWith('POST'))).toHaveLength(1)
   })
 
   test('a read sent on it goes again, on a connection of its own, and is answered', async () => {
