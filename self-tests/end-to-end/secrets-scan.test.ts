@@ -8,6 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, test } from 'vitest'
+import { petstoreSuite } from '../../entry-points/suite.js'
+import { checkTestOutcome, type TestOutcome } from '../../lib/reports/test-outcomes.js'
+import { resolveConfig } from '../../lib/run/config.js'
+import { openRun } from '../../lib/run/run-session.js'
+import { runCheckStep } from '../../lib/run/run-steps.js'
+import { type RequirementId, requirement } from '../../lib/spec/catalogue.js'
 import { PetStore } from '../../reference/pet-store.js'
 import type { RunningServer } from '../../reference/server.js'
 import { acceptedAsValid, startVariant } from '../../variants/variant.js'
@@ -46,6 +52,10 @@ describe('no piece of a secret leaves the run', () => {
       expect(keyPiecesIn(text, LONG_KEY), `${name} holds a piece of the key`).toEqual([])
       expect(keyPiecesIn(text, HEADER_SECRET), `${name} holds a piece of the extra header's value`).toEqual([])
     }
+    // The vitest entry's messages: the same steps it composes, each check report as the test outcome it becomes.
+    const messages = await vitestEntryMessages(server.baseUrl)
+    expect(messages.length).toBeGreaterThan(100)
+    expect(keyPiecesIn(messages.join('\n'), LONG_KEY), 'a vitest entry message holds a piece of the key').toEqual([])
     // The masks say what was done to the key, so the evidence still explains itself.
     const results = written.find(([name]) => name === 'results.json')?.[1] ?? ''
     expect(results).toContain('Bearer ${PETSTORE_API_KEY%?}')
@@ -53,3 +63,26 @@ describe('no piece of a secret leaves the run', () => {
     expect(results).toContain('Bearer x$PETSTORE_API_KEY')
   })
 })
+
+/** Every message the vitest entry would give its tests in a run against `baseUrl`: failures, skips, annotations. */
+async function vitestEntryMessages(baseUrl: string): Promise<string[]> {
+  const config = resolveConfig({
+    argv: ['--base-url', baseUrl, '--profile', 'full', '--seed', '7', '--num-runs', '8', '--sequences', '3', '--quiet'],
+    env: { PETSTORE_API_KEY: LONG_KEY },
+    cwd: process.cwd(),
+    today: () => new Date(),
+    randomSeed: () => 0,
+  })
+  if (config === 'help') throw new Error('unreachable: no --help given')
+  const printed: string[] = []
+  const { session } = await openRun(config, petstoreSuite, { out: (line) => printed.push(line), err: (line) => printed.push(line) })
+  const outcomes: TestOutcome[] = []
+  try {
+    await runCheckStep(session, petstoreSuite.checks, {
+      onReport: (report) => outcomes.push(checkTestOutcome(report, requirement(report.requirementId as RequirementId).level, false)),
+    })
+  } finally {
+    await session.close()
+  }
+  return [...printed, ...outcomes.map((outcome) => (outcome.state === 'fail' ? outcome.message : outcome.state === 'skip' ? outcome.reason : (outcome.annotation?.message ?? '')))]
+}
