@@ -82,6 +82,13 @@ function subscribeOnce(): void {
     state.answers += 1
     state.last = { method: request.method, path: request.path, status: response.statusCode, at: performance.now(), announcedClose: announcesClose(response.headers) }
   })
+  // The answer is complete: the time a close is measured from (a long body must not hide one).
+  subscribe('undici:request:trailers', (message) => {
+    const { request } = message as { request: UndiciRequest }
+    const socket = socketOf.get(request)
+    const last = socket ? connections.get(socket)?.last : undefined
+    if (last) last.at = performance.now()
+  })
   subscribe('undici:request:error', (message) => {
     const { request, error } = message as { request: UndiciRequest; error: unknown }
     const socket = socketOf.get(request)

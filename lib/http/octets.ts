@@ -5,9 +5,9 @@
  * A body is sent as its UTF-8 bytes; it is shown the same way, tab, line feed and carriage return aside.
  */
 
-/** A run of octets as evidence shows it: `<C2 A0>`. */
-function octetGroup(bytes: readonly number[]): string {
-  return `<${bytes.map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join(' ')}>`
+/** A run of octets as evidence shows it: `<C2 A0>`; a code past a byte as `U+2007` within the group. */
+function octetGroup(codes: readonly number[]): string {
+  return `<${codes.map((code) => (code > 0xff ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : code.toString(16).toUpperCase().padStart(2, '0'))).join(' ')}>`
 }
 
 const isPrintable = (byte: number) => byte >= 0x20 && byte <= 0x7e
@@ -29,7 +29,7 @@ export type OctetRun = { text: string } | { octets: number[] }
 export function octetRuns(octets: readonly number[], keep: (byte: number) => boolean = () => false): OctetRun[] {
   const runs: OctetRun[] = []
   for (const byte of octets) {
-    const printable = (isPrintable(byte) || keep(byte)) && byte <= 0xff
+    const printable = isPrintable(byte) || keep(byte)
     const last = runs.at(-1)
     if (printable) {
       if (last && 'text' in last) last.text += String.fromCharCode(byte)
@@ -43,15 +43,10 @@ export function octetRuns(octets: readonly number[], keep: (byte: number) => boo
 /** Tab, line feed and carriage return: a body's whitespace, shown as itself. */
 export const isBodyWhitespace = (byte: number) => byte === 0x09 || byte === 0x0a || byte === 0x0d
 
-/** Octets as evidence shows them: printable ASCII as text, the rest as `<C2 A0>` groups (`<U+2007>` for a character past a byte). */
+/** Octets as evidence shows them: printable ASCII as text, each run of other bytes as one `<C2 A0>` group (a character past a byte, which no client sends, as `<U+2007>`). */
 export function showOctets(octets: readonly number[], keep?: (byte: number) => boolean): string {
   return octetRuns(octets, keep)
-    .map((run) => {
-      if ('text' in run) return run.text
-      const bytes = run.octets.filter((code) => code <= 0xff)
-      const wide = run.octets.filter((code) => code > 0xff).map((code) => `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`)
-      return (bytes.length > 0 ? octetGroup(bytes) : '') + wide.join('')
-    })
+    .map((run) => ('text' in run ? run.text : octetGroup(run.octets)))
     .join('')
 }
 
