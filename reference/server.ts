@@ -7,6 +7,14 @@ import { errorResponse } from './handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 
 export const BASE_PATH = '/v1'
+
+/** The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2): `/v1/%70ets` is `/v1/pets`. */
+function normalizedPath(pathname: string): string {
+  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, code: string) => {
+    const character = String.fromCharCode(Number.parseInt(code, 16))
+    return /[A-Za-z0-9\-._~]/.test(character) ? character : escape
+  })
+}
 const MAX_REQUEST_BYTES = 1024 * 1024
 
 export interface RunningServer {
@@ -66,7 +74,8 @@ export interface ServerTls {
 export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls): Promise<RunningServer> {
   const requests: RunningServer['requests'] = []
   const listener: RequestListener = async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://reference.invalid')
+    const parsed = new URL(request.url ?? '/', 'http://reference.invalid')
+    const url = { pathname: normalizedPath(parsed.pathname), search: parsed.search, searchParams: parsed.searchParams }
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))
     const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}`, headers, at: performance.now() }
     requests.push(record)

@@ -127,6 +127,20 @@ export const catalogue = {
     source: POLICY,
     decision: 'SHOULD: 400 with an Error body.',
   }),
+  'listPets/equivalent-spellings': must({
+    title: 'a list request spelled another way with the same meaning gets the answer the plain spelling gets',
+    specText: 'Query parameters: `limit` (integer), `status` (PetStatus). Request and response bodies are JSON (`application/json`).',
+    source: `${POLICY} (equivalent spellings)`,
+    decision:
+      'Percent-encoded unreserved characters in a query value (RFC 3986 §2.3, §6.2.2.2: `%61vailable` is `available`) and an `Accept` that admits JSON in other words (`*/*`, `application/*`, q-values, another letter case, none): compared with the plain request on status and on the ids of the pets listed; a difference fails, with both exchanges.',
+  }),
+  'listPets/path-spelling-equivalent': should({
+    title: 'GET /v1/%70ets gets the answer GET /v1/pets gets',
+    specText: 'Paths are relative to {base_url}.',
+    source: `${POLICY} (equivalent spellings, SHOULD)`,
+    decision:
+      'SHOULD only: percent-encoded unreserved characters in the fixed segments of the path mean the same (RFC 3986 §2.3), but many routers match the path undecoded and URI producers should not create such spellings.',
+  }),
   'listPets/further-pages': info({
     title: 'how further pages are offered (Link, X-Total-Count and similar headers) is recorded',
     specText: 'How to request further pages (cursor, offset, page number, total count, paging headers): not shown.',
@@ -246,6 +260,29 @@ export const catalogue = {
       'The spec sets no maximum length, so a valid name of any length is stored whole. Every full run creates pets whose names are 255, 256, 1,024 and 4,096 code points long, and 255, 256, 1,024 and 4,096 UTF-8 bytes long made mostly of characters outside the BMP, and compares each name code point for code point in the 201 answer, GET /pets/{id} and the list of its status (when that list holds fewer than 100 pets).',
     needsWrites: true,
   }),
+  'createPet/equivalent-spellings': must({
+    title: 'a create spelled another way with the same meaning gets the answer the plain spelling gets',
+    specText: 'Request body (required), `application/json`: NewPet.',
+    source: `${POLICY} (equivalent spellings; numbers a double misreads)`,
+    decision:
+      'A request `Content-Type` of `application/json` with parameters or in another letter case (RFC 9110 §8.3.1), the same JSON document spelled differently (`\\u0061` escapes, whitespace, member order), and an integer categoryId spelled `1.0`, `1e0`, `0.1e1` or `10e-1`: compared with the plain create on status and on the pet, its id aside; an integer spelling must be answered 201 and echoed as the integer.',
+    needsWrites: true,
+  }),
+  'createPet/hazardous-names': must({
+    title: 'names holding control characters, escape look-alikes, markup and quotes are stored and shown exactly',
+    specText: 'name: string, required.',
+    source: `${POLICY} (characters storage changes)`,
+    decision:
+      'Every full run, whatever the seed, creates names holding NUL and each other C0 and C1 control character, text that looks like a JSON escape (a backslash before `n`, `u0041`, `\\`, `"`), markup and quote characters, and reads each back exactly (after JSON decoding) in the 201, GET /pets/{id} and the list of its status.',
+    needsWrites: true,
+  }),
+  'createPet/request-media-types': must({
+    title: 'a body labelled with another media type, or none, is answered 415 or 400 with an Error body, or 201 when it is a valid NewPet; never a 5xx',
+    specText: 'Request body (required), `application/json`: NewPet.',
+    source: `${POLICY} (request media types)`,
+    decision: 'A valid NewPet labelled `text/plain`, a form type, `application/xml` or nothing: 415 or 400 with an Error body, or 201 (INFO: which is recorded); never a 5xx.',
+    needsWrites: true,
+  }),
   'createPet/read-your-writes-lag': info({
     title: 'how long created pets took to show in GET /pets/{id} and in the lists is recorded',
     specText: 'Consistency between a write and later reads: not shown.',
@@ -301,6 +338,29 @@ export const catalogue = {
     source: `${POLICY} (ids at the edges of int64)`,
     decision:
       'Never 2xx for an id no pet holds, never 5xx; an id of 0 is a real id when a list shows it. A 200 for an id the lists do not show is only judged when the lists show the whole store (fewer than 100 pets); otherwise that row is inconclusive unless the answer names another id.',
+    deprecatedOperation: true,
+  }),
+  'getPet/equivalent-spellings': must({
+    title: "GET /pets/{id} with the id's digits percent-encoded gets the answer the plain digits get",
+    specText: 'Path parameter: `petId`, integer, format int64, required.',
+    source: `${POLICY} (equivalent spellings)`,
+    decision:
+      'Percent-encoded unreserved characters in the `petId` segment mean the same (RFC 3986 §2.3, §6.2.2.2: `%33%30` is `30`): compared with the plain request on status and on the pet.',
+    deprecatedOperation: true,
+  }),
+  'getPet/other-notations': must({
+    title: "an existing pet's id in another notation (0x, 0o, 0b, a digit separator, digits of another script) never reaches the pet",
+    specText: 'Path parameter: `petId`, integer, format int64, required.',
+    source: `${POLICY} (other notations)`,
+    decision:
+      'A radix prefix (with or without a sign), digit separators, or Unicode decimal digits other than ASCII are not a decimal integer in any reading: 400 or 404 with a valid Error body (the non-integer petId row), never the pet. Built from ids that exist, so that a lenient parser shows.',
+    deprecatedOperation: true,
+  }),
+  'getPet/lenient-notations': info({
+    title: 'what GET /pets/{id} answers to +N, 0N, N.0 and Ne0 for an existing id is recorded',
+    specText: 'Path parameter: `petId`, integer, format int64, required.',
+    source: `${POLICY} (other notations, INFO)`,
+    decision: 'INFO only: a JSON-number reading makes 5.0 and 5e0 integers, a decimal reading allows a sign and leading zeros.',
     deprecatedOperation: true,
   }),
   'getPet/deprecation-headers': info({

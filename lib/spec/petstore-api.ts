@@ -46,7 +46,8 @@ export interface ProbeRequest {
   as: ExchangeKind
   /** Below the base URL, starting with '/', query included; never normalised. */
   path: string
-  headers: Record<string, string>
+  /** Sent as given; `Accept: application/json` is added unless one is given, and an Accept of null sends none. */
+  headers: Record<string, string | null>
 }
 
 /** Wraps the wait for each request, given the request in words (a check uses it to say what it waits on). */
@@ -62,6 +63,13 @@ const untracked: WaitTracker = (_what, work) => work
 export interface Patience {
   saw(exchange: OperationExchange): void
   settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange>
+}
+
+/** A probe's headers: Accept: application/json unless one is given; a header given as null is not sent. */
+function probeHeaders(given: Record<string, string | null>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries({ accept: 'application/json', ...given })) if (value !== null) headers[name] = value
+  return headers
 }
 
 export class PetstoreApi {
@@ -95,8 +103,9 @@ export class PetstoreApi {
     return this.send('listPets', 'GET', `/pets${search ? `?${search}` : ''}`, authorization)
   }
 
-  createPet(body: RequestBody, authorization?: Authorization): Promise<OperationExchange> {
-    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body))
+  /** `contentType`: the label of the body, `application/json` unless a check sends another, or null for none. */
+  createPet(body: RequestBody, authorization?: Authorization, contentType: string | null = 'application/json'): Promise<OperationExchange> {
+    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body), contentType)
   }
 
   async getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
@@ -110,18 +119,25 @@ export class PetstoreApi {
     const operation = request.as === 'probe' ? 'GET (other spellings of the paths)' : OPERATION_ROUTES[request.as]
     const exchange = await this.track(
       `GET ${request.path}`,
-      this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: { accept: 'application/json', ...request.headers }, operation }),
+      this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: probeHeaders(request.headers), operation }),
     )
     const tagged: OperationExchange = { ...exchange, operation: request.as }
     this.onExchange(tagged)
     return tagged
   }
 
-  private async send(operation: Operation, method: 'GET' | 'POST', path: string, authorization: Authorization, body?: string): Promise<OperationExchange> {
+  private async send(
+    operation: Operation,
+    method: 'GET' | 'POST',
+    path: string,
+    authorization: Authorization,
+    body?: string,
+    contentType: string | null = 'application/json',
+  ): Promise<OperationExchange> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
     else if (authorization !== null) headers.authorization = authorization(this.apiKey)
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (body !== undefined && contentType !== null) headers['content-type'] = contentType
     const exchange = await this.track(
       `${method} ${path}`,
       this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] }),

@@ -27,9 +27,16 @@ const LOOKALIKE = everyOperation([
   { label: 'the key with a character appended', authorization: (key: string) => `Bearer ${key}x` },
   { label: 'the key with a character prepended', authorization: (key: string) => `Bearer x${key}` },
   { label: 'the key without its last character', authorization: (key: string) => `Bearer ${key.slice(0, -1)}` },
+  { label: 'the key followed by a space and more text', authorization: (key: string) => `Bearer ${key} extra` },
   ...UNSTRIPPED_WHITESPACE.flatMap(([name, space]) => [
     { label: `${name} before the key`, authorization: (key: string) => utf8Bytes(`Bearer ${space}${key}`) },
     { label: `${name} after the key`, authorization: (key: string) => utf8Bytes(`Bearer ${key}${space}`) },
+  ]),
+  // Header values are octets (RFC 9110 §5.5), read as ISO-8859-1 by some servers: a character that has a single
+  // octet there is tried as that octet too (0xA0 for U+00A0), which such a server may trim as Unicode whitespace.
+  ...UNSTRIPPED_WHITESPACE.filter(([, space]) => space.charCodeAt(0) <= 0xff).flatMap(([name, space]) => [
+    { label: `${name} before the key, as its ISO-8859-1 octet`, authorization: (key: string) => `Bearer ${space}${key}` },
+    { label: `${name} after the key, as its ISO-8859-1 octet`, authorization: (key: string) => `Bearer ${key}${space}` },
   ]),
 ])
 

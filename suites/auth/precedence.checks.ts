@@ -23,6 +23,18 @@ describe('auth: 401 comes before every other answer', () => {
     check.expect.status(await check.api.getPet('abc', authorization), 401, 'GET /pets/abc')
   })
 
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with malformed JSON and $label is answered 401, not 400', async ({ authorization }, { check }) => {
+    check.requireWrites()
+    const exchange = await check.api.createPet({ raw: '{"name": "a", "categoryId": ' }, authorization)
+    check.expect.status(exchange, 401, 'POST /pets (malformed JSON)')
+  })
+
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets labelled text/plain and $label is answered 401, not 415 or 400', async ({ authorization }, { check }) => {
+    check.requireWrites()
+    const exchange = await check.api.createPet({ json: { name: check.petName('text-plain-no-key'), categoryId: categoryId(check) } }, authorization, 'text/plain')
+    check.expect.status(exchange, 401, 'POST /pets (labelled text/plain)')
+  })
+
   test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with an invalid body and $label is answered 401, not 400', async ({ authorization }, { check }) => {
     check.requireWrites()
     const exchange = await check.api.createPet({ json: { name: 42, categoryId: categoryId(check) } }, authorization)

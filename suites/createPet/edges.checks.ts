@@ -3,7 +3,8 @@
  * the narrower integer types a service may wrongly store an int64 in, and names at the lengths where storage
  * commonly cuts, counted in code points and in UTF-8 bytes. Every full run sends each, whatever the seed, and
  * reads each back in every view: the 201 answer, GET /pets/{id}, and the list of its status. One pet per edge;
- * the first eight carry the long names, so both rules cost one set of creates.
+ * the first eight carry the long names and the next ones the input catalogue's hazardous names (policy §2,
+ * characters storage changes), so the three rules cost one set of creates.
  */
 import type { Check } from '../../lib/checks/check.js'
 import { petDifferences } from '../../lib/checks/differences.js'
@@ -13,6 +14,7 @@ import { INT64_EDGES } from '../../lib/data/new-pet-arbitraries.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { responseJson, responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue } from '../../lib/http/json.js'
+import { inputClass } from '../../lib/spec/input-catalogue.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireGetPetInService } from '../fixtures.js'
 
@@ -24,6 +26,9 @@ const NAME_LENGTHS = [255, 256, 1_024, 4_096].flatMap((length) => [
   { label: `${length} code points`, length, unit: 'code points' as const },
   { label: `${length} UTF-8 bytes, mostly characters outside the BMP`, length, unit: 'bytes' as const },
 ])
+
+/** The input catalogue's names that storage, escaping and rendering change: carried by the edge pets after the long names. */
+const HAZARDOUS_NAMES = inputClass('NewPet name', 'hazardous data').spellings
 
 /** The status every edge pet is created with: the list of that status is read to find them all. */
 const EDGE_STATUS = 'pending'
@@ -39,6 +44,8 @@ interface EdgePet {
   sent: { name: string; categoryId: bigint; status: typeof EDGE_STATUS }
   /** What the name case is, for the first eight. */
   nameCase?: string
+  /** Which hazardous characters the name holds, for the next ones. */
+  hazard?: string
   post: OperationExchange
   id?: bigint
   read?: EventualRead
@@ -54,12 +61,18 @@ interface EdgePets {
 function edgePets(check: Check): Promise<EdgePets> {
   return check.once('createPet:edge-pets', async (api) => {
     const configured = check.context.categoryIds.length > 0
-    const sent = INT64_EDGES.map((edge, index) => {
+    // One pet per edge, and more should the names outnumber the edges (then edges repeat): no name row is left out.
+    const count = Math.max(INT64_EDGES.length, NAME_LENGTHS.length + HAZARDOUS_NAMES.length)
+    const edges = Array.from({ length: count }, (_, index) => INT64_EDGES[index % INT64_EDGES.length] as bigint)
+    const sent = edges.map((edge, index) => {
       const nameCase = NAME_LENGTHS[index]
+      const hazard = HAZARDOUS_NAMES[index - NAME_LENGTHS.length]
       const prefix = check.petName(`edge-${index}-`)
+      const name = nameCase ? nameOfLength(prefix, nameCase.length, nameCase.unit) : hazard ? hazard.spell(prefix) : prefix
       return {
-        sent: { name: nameCase ? nameOfLength(prefix, nameCase.length, nameCase.unit) : prefix, categoryId: configured ? categoryId(check) : edge, status: EDGE_STATUS } as const,
+        sent: { name, categoryId: configured ? categoryId(check) : edge, status: EDGE_STATUS } as const,
         ...(nameCase ? { nameCase: nameCase.label } : {}),
+        ...(hazard ? { hazard: hazard.label } : {}),
       }
     })
     const posts = await Promise.all(sent.map((pet) => api.createPet({ json: pet.sent })))
@@ -154,5 +167,9 @@ describe('createPet: the edges real services get wrong', () => {
 
   test('[createPet/long-names-kept] names of 255, 256, 1,024 and 4,096 code points, and of as many UTF-8 bytes, are stored and shown whole in every view', async ({ check }) => {
     await judgeViews(check, (pet) => (pet.nameCase ? { field: 'name', what: `a name of ${pet.nameCase}` } : undefined))
+  })
+
+  test('[createPet/hazardous-names] names holding NUL, every C0 and C1 control, escape look-alikes, markup and quotes read back exactly in every view', async ({ check }) => {
+    await judgeViews(check, (pet) => (pet.hazard ? { field: 'name', what: `a name holding ${pet.hazard}` } : undefined))
   })
 })

@@ -4,6 +4,7 @@
  */
 import type { Check } from '../../lib/checks/check.js'
 import { JsonNumber } from '../../lib/http/json.js'
+import { inputClass } from '../../lib/spec/input-catalogue.js'
 import type { RequestBody } from '../../lib/spec/petstore-api.js'
 
 export interface InvalidBody {
@@ -46,7 +47,23 @@ export const INVALID_BODIES: InvalidBody[] = [
   { rule: 'body is null', body: () => json(null) },
   { rule: 'body is malformed JSON', body: (_c, m) => ({ raw: `{"name": ${JSON.stringify(m.name)}, "categoryId": ${m.categoryId},` }), findBy: 'name' },
   { rule: 'body is empty', body: () => ({ raw: '' }) },
+  // JSON text that is no NewPet, and numbers a double misreads (the input catalogue's rows).
+  ...inputClass('body text', 'not the value').spellings.map(
+    (spelling): InvalidBody => ({ rule: `body with ${spelling.label}`, body: (_c, m) => ({ raw: spelling.spell(markedNewPet(m)) }), findBy: 'name' }),
+  ),
+  ...inputClass('NewPet categoryId', 'not the value').spellings.map(
+    (spelling): InvalidBody => ({
+      rule: `categoryId is ${spelling.label}`,
+      body: (_c, m) => ({ raw: `{"name":${JSON.stringify(m.name)},"categoryId":${spelling.spell('')},"status":"pending"}` }),
+      findBy: 'name',
+    }),
+  ),
 ]
+
+/** A valid NewPet carrying the marker, as plain JSON text: what the catalogue's body spellings are made from. */
+function markedNewPet(marker: InvalidMarker): string {
+  return `{"name":${JSON.stringify(marker.name)},"categoryId":${marker.categoryId},"status":"pending"}`
+}
 
 /**
  * The edges of the body space (policy §2): the empty object, unknown properties only, and each required

@@ -1,0 +1,84 @@
+/**
+ * Creates spelled every way the input catalogue names (lib/spec/input-catalogue.ts): a Content-Type of
+ * application/json with parameters or in another case, the same JSON document spelled otherwise, an integer
+ * categoryId spelled with a fraction or an exponent. Each means what the plain create means, so each must be
+ * answered as the plain one is (201, and the pet as sent, its id aside). And a valid NewPet labelled with another
+ * media type, or none: 415 or 400 with an Error body, or 201 (which one is recorded); never a 5xx.
+ */
+import type { Check } from '../../lib/checks/check.js'
+import { petDifferences } from '../../lib/checks/differences.js'
+import { describe, test } from '../../lib/checks/registry.js'
+import { responseObject } from '../../lib/http/client.js'
+import { integerField, stringifyJson } from '../../lib/http/json.js'
+import { inputClass } from '../../lib/spec/input-catalogue.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+import { categoryId } from '../fixtures.js'
+
+/** A NewPet of this run as plain JSON text, and the fields it means. */
+function plainNewPet(check: Check, label: string): { text: string; fields: { name: string; categoryId: bigint; status: string } } {
+  const fields = { name: check.petName(label), categoryId: categoryId(check), status: 'sold' }
+  return { text: stringifyJson(fields), fields }
+}
+
+/** The plain create every spelling is compared with: sent once per run. */
+function plainCreate(check: Check): Promise<OperationExchange> {
+  return check.shared('create:plain-spelling', (api) => api.createPet({ raw: plainNewPet(check, 'spelling-plain').text }))
+}
+
+/** The spelled create is answered as the plain one (its status), and shows the fields it was sent (its id aside). */
+function expectSameCreate(check: Check, plain: OperationExchange, spelled: OperationExchange, sent: { name: string; categoryId: bigint; status: string }, what: string): void {
+  check.requireAnswer(plain, 'the plain create')
+  check.expect.status(plain, 201, 'the plain create (see createPet/returns-201-pet)')
+  check.expect.status(spelled, 201, `${what}, which means what the plain create (answered 201) means,`)
+  const pet = responseObject(spelled)
+  const differences = pet ? petDifferences(sent, pet) : ['the answer holds no pet']
+  check.expect.that(differences.length === 0, `${what} was answered 201 with a pet other than it meant: ${differences.join('; ')}`, {
+    exchange: spelled,
+    expected: stringifyJson(sent),
+    actual: pet ? stringifyJson(pet) : '(no pet)',
+  })
+}
+
+const contentTypes = inputClass('Content-Type', 'same meaning').spellings
+const jsonRespellings = inputClass('body text', 'same meaning').spellings
+const integerSpellings = inputClass('NewPet categoryId', 'same meaning').spellings
+const otherMediaTypes = inputClass('Content-Type', 'not the value').spellings
+
+describe('createPet: the same create spelled every way', () => {
+  test.for(contentTypes)('[createPet/equivalent-spellings] a NewPet labelled $label is answered as one labelled application/json', async (spelling, { check }) => {
+    check.requireWrites()
+    const { text, fields } = plainNewPet(check, 'spelling-content-type')
+    const spelled = await check.api.createPet({ raw: text }, undefined, spelling.spell('application/json'))
+    expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with Content-Type: ${spelling.label}`)
+  })
+
+  test.for(jsonRespellings)('[createPet/equivalent-spellings] a NewPet with $label is answered as the plain JSON', async (spelling, { check }) => {
+    check.requireWrites()
+    const { text, fields } = plainNewPet(check, 'spelling-json')
+    const spelled = await check.api.createPet({ raw: spelling.spell(text) })
+    expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with ${spelling.label}`)
+  })
+
+  test.for(integerSpellings)('[createPet/equivalent-spellings] categoryId spelled $label is the integer: 201, echoed as the integer', async (spelling, { check }) => {
+    check.requireWrites()
+    const { fields } = plainNewPet(check, 'spelling-number')
+    const number = spelling.spell(String(fields.categoryId))
+    const text = `{"name":${JSON.stringify(fields.name)},"categoryId":${number},"status":"sold"}`
+    const spelled = await check.api.createPet({ raw: text })
+    expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with "categoryId": ${number}`)
+  })
+})
+
+describe('createPet: a body labelled with another media type', () => {
+  test.for(otherMediaTypes)('[createPet/request-media-types] a valid NewPet labelled $label is answered 415 or 400 with an Error body, or 201', async (spelling, { check }) => {
+    check.requireWrites()
+    const { text } = plainNewPet(check, 'media-type')
+    const label = spelling.spell('application/json')
+    const exchange = await check.api.createPet({ raw: text }, undefined, label || null)
+    const what = `POST /pets with ${spelling.label}`
+    const response = check.expect.status(exchange, [201, 400, 415], what)
+    if (response.status !== 201) check.expect.errorAnswer(exchange, response.status, what)
+    else check.expect.that(integerField(responseObject(exchange)?.id) !== undefined, `${what} was answered 201 without a pet id`, { exchange, expected: 'a Pet with an id' })
+    check.observe(`${spelling.label}: answered ${response.status}`)
+  })
+})
