@@ -2,8 +2,10 @@
 
 export interface ServiceRequest {
   method: string
-  /** Path below the base path (e.g. `/pets/3`), without the query. */
+  /** Path below the base path (e.g. `/pets/3`), without the query, its percent-encoded unreserved characters decoded. */
   path: string
+  /** The request-target as it came, below the base path, query included and nothing decoded (for variants that read it raw). */
+  target?: string
   query: URLSearchParams
   /** Header names in lower case. */
   headers: Record<string, string | undefined>

@@ -89,6 +89,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
       const serviceRequest: ServiceRequest = {
         method: request.method ?? 'GET',
         path: url.pathname.slice(BASE_PATH.length),
+        target: (request.url ?? '').replace(/^\/v1/i, ''),
         query: url.searchParams,
         headers,
         body,

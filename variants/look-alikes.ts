@@ -290,6 +290,24 @@ export const lookAlikes: Variant[] = [
     ),
   },
   {
+    name: 'other-media-types-415',
+    description:
+      'a body not labelled application/json (its media type read case-insensitively, parameters allowed) is refused with 415 and an Error body, after auth; no label at all too',
+    wrap: mapAnswers((answer, request) => {
+      const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+      return isCreatePet(request) && answer.status !== 401 && mediaType !== 'application/json' ? errorResponse(415, 'unsupported_media_type', 'send application/json') : answer
+    }),
+  },
+  {
+    name: 'lenient-id-notations-read',
+    description: 'GET /pets/{id} reads +30, 030, 30.0 and 30e0 as the id 30 (readings the policy records as INFO)',
+    wrap: (reference) => async (request) => {
+      const id = isGetPet(request) ? request.path.slice('/pets/'.length) : ''
+      const lenient = /^\+?\d+(\.0+)?(e0)?$/i.test(id) && !/^\d+$/.test(id) ? String(Number(id)) : undefined
+      return lenient ? reference({ ...request, path: `/pets/${lenient}` }) : reference(request)
+    },
+  },
+  {
     name: 'gzip-encoded-answers',
     description: 'every answer is gzip-encoded (Content-Encoding: gzip), asked for or not',
     wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, gzip: true } })),

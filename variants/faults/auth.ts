@@ -179,7 +179,8 @@ export const authFaults: Variant[] = [
 function routedWithoutAuth(canonical: (path: string) => string | undefined): Variant['wrap'] {
   return (reference, { apiKey }) =>
     async (request) => {
-      const served = canonical(request.path)
+      // The path as it came (the reference's own path is already normalised), without its query.
+      const served = canonical((request.target ?? request.path).split('?')[0] ?? request.path)
       return served === undefined ? reference(request) : reference(withValidKey({ ...request, path: served }, apiKey))
     }
 }

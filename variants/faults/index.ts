@@ -9,6 +9,16 @@ import { errorsAndResponsesFaults } from './errors-and-responses.js'
 import { frameworkHabitFaults } from './framework-habits.js'
 import { getPetFaults } from './get-pet.js'
 import { listPetsFaults } from './list-pets.js'
+import { spellingFaults } from './spellings.js'
 import { viewsFaults } from './views.js'
 
-export const faults: Variant[] = [...listPetsFaults, ...createPetFaults, ...getPetFaults, ...viewsFaults, ...authFaults, ...errorsAndResponsesFaults, ...frameworkHabitFaults]
+export const faults: Variant[] = [
+  ...listPetsFaults,
+  ...createPetFaults,
+  ...getPetFaults,
+  ...viewsFaults,
+  ...authFaults,
+  ...errorsAndResponsesFaults,
+  ...frameworkHabitFaults,
+  ...spellingFaults,
+]

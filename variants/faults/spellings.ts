@@ -1,0 +1,187 @@
+/**
+ * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
+ * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
+ */
+import { errorResponse } from '../../reference/handler.js'
+import type { ServiceRequest } from '../../reference/http-types.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, rewritingNewPet, type Variant } from '../variant.js'
+
+/** The raw request-target's path and query, as they came (nothing decoded). */
+function rawTarget(request: ServiceRequest): { path: string; query: string } {
+  const target = request.target ?? request.path
+  const at = target.indexOf('?')
+  return at < 0 ? { path: target, query: '' } : { path: target.slice(0, at), query: target.slice(at + 1) }
+}
+
+/** The petId as it came in the raw path, when the request is GET /pets/{id}. */
+function rawPetId(request: ServiceRequest): string | undefined {
+  const match = /^\/pets\/([^/]+)$/.exec(rawTarget(request).path)
+  return isGetPet(request) ? match?.[1] : undefined
+}
+
+/** The zeros of the runs of ten decimal digits Python's int() reads (ASCII, Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, fullwidth, the five mathematical sets). */
+const DIGIT_ZEROS = [0x30, 0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6]
+
+/** A decimal digit's value, whatever its script. */
+function digitValue(code: number): number {
+  const zero = DIGIT_ZEROS.find((start) => code >= start && code < start + 10)
+  return zero === undefined ? Number.NaN : code - zero
+}
+
+/** GET /pets/{id} read as if its id were `id`. */
+function asPet(request: ServiceRequest, id: bigint | number): ServiceRequest {
+  return { ...request, path: `/pets/${id}` }
+}
+
+/** A decoded string decoded once more as the inside of a JSON string (left as it is where that fails). */
+function unescapedAgain(text: string): string {
+  try {
+    return JSON.parse(`"${text.replace(/"/g, '\\"')}"`) as string
+  } catch {
+    return text
+  }
+}
+
+function htmlEscaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+export const spellingFaults: Variant[] = [
+  {
+    name: 'query-values-not-percent-decoded',
+    description: 'the query string is split on & and = but its values are not percent-decoded: status=%61vailable is an unknown status (400)',
+    catches: ['listPets/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      if (!isListPets(request)) return reference(request)
+      const query = new URLSearchParams()
+      for (const pair of rawTarget(request).query.split('&').filter(Boolean)) {
+        const [name = '', value = ''] = pair.split('=')
+        query.append(name, value)
+      }
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'path-matched-undecoded',
+    description: 'the router matches the path as it came, undecoded: GET /v1/%70ets is a plain-text 404',
+    catches: ['listPets/path-spelling-equivalent'],
+    wrap: (reference) => async (request) =>
+      /%/.test(rawTarget(request).path) && !/^\/pets\/[^/]+$/.test(rawTarget(request).path)
+        ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' }
+        : reference(request),
+  },
+  {
+    name: 'petId-not-percent-decoded',
+    description: 'the petId segment is read as it came: GET /pets/%33%30 is no integer (400)',
+    catches: ['getPet/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      return raw !== undefined && /%/.test(raw) ? errorResponse(400, 'invalid_pet_id', `petId ${raw} is not an integer`) : reference(request)
+    },
+  },
+  {
+    name: 'petId-read-with-Number',
+    description: "the petId is read with JavaScript's Number(): 0x1E, 0o36 and 0b11110 are 30",
+    catches: ['getPet/other-notations'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      const read = raw !== undefined && /^0[xob]/i.test(raw) ? Number(raw) : Number.NaN
+      return Number.isSafeInteger(read) ? reference(asPet(request, read)) : reference(request)
+    },
+  },
+  {
+    name: 'petId-read-with-python-int',
+    description: "the petId is read with Python's int(): digits of any script (٣٠, ３０) and underscores (3_0) are 30",
+    catches: ['getPet/other-notations'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      if (raw === undefined) return reference(request)
+      const text = decodeURIComponent(raw)
+      if (!/^[\p{Nd}_]+$/u.test(text) || /^\d+$/.test(text)) return reference(request)
+      const digits = [...text.replace(/_/g, '')].map((digit) => digitValue(digit.codePointAt(0) as number))
+      return reference(asPet(request, Number(digits.join(''))))
+    },
+  },
+  {
+    name: 'content-type-matched-exactly',
+    description: 'POST /pets refuses any Content-Type but exactly "application/json" with 415: application/json; charset=utf-8 included',
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && request.headers['content-type'] !== 'application/json' ? errorResponse(415, 'unsupported_media_type', 'send application/json') : reference(request),
+  },
+  {
+    name: 'integer-with-fraction-refused',
+    description: "categoryId is read as Go's encoding/json reads an int64: 1.0 and 1e0 are refused with 400",
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && /"categoryId"\s*:\s*-?\d*[.eE]/.test(request.body) ? errorResponse(400, 'invalid_body', 'categoryId must be an integer') : reference(request),
+  },
+  {
+    name: 'json-read-in-member-order',
+    description: 'a hand-written reader that wants name first: a NewPet whose members come in another order is refused with 400',
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && /^\s*\{\s*"(?!name")/.test(request.body) && /"name"/.test(request.body)
+        ? errorResponse(400, 'invalid_body', 'name must come first')
+        : reference(request),
+  },
+  {
+    name: 'accept-matched-exactly',
+    description: 'GET /pets answers 406 unless Accept is exactly application/json: */*, application/* and no Accept included',
+    catches: ['listPets/equivalent-spellings'],
+    wrap: (reference) => async (request) =>
+      isListPets(request) && request.headers.accept !== 'application/json' ? errorResponse(406, 'not_acceptable', 'accept application/json') : reference(request),
+  },
+  {
+    name: 'other-media-type-500',
+    description: 'a body labelled anything but application/json (or nothing) crashes the body reader: 500',
+    catches: ['createPet/request-media-types'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && !/^application\/json/i.test(request.headers['content-type'] ?? '') ? errorResponse(500, 'internal', 'cannot read body') : reference(request),
+  },
+  {
+    name: 'name-control-characters-stripped',
+    description: 'a sanitizer strips the C0 and C1 control characters (NUL included) from every name before it is stored',
+    catches: ['createPet/hazardous-names'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') } : fields)),
+  },
+  {
+    name: 'name-backslash-escapes-read-twice',
+    description: 'names are unescaped once more after JSON decoding: the text \\n becomes a line break, \\u0041 an A',
+    catches: ['createPet/hazardous-names'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' && fields.name.includes('\\') ? { ...fields, name: unescapedAgain(fields.name) } : fields)),
+  },
+  {
+    name: 'name-html-escaped-when-stored',
+    description: 'names are HTML-escaped when stored: <b> comes back as &lt;b&gt;, a quote as &quot;',
+    catches: ['createPet/hazardous-names'],
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: htmlEscaped(fields.name) } : fields)),
+  },
+  {
+    name: 'token-trimmed-as-latin1',
+    description: "the Authorization value, read as ISO-8859-1 (Node's reading), is trimmed with String.prototype.trim: the key next to the single octet 0xA0 passes",
+    catches: ['auth/key-lookalike-401'],
+    wrap: acceptedAsValid((request, apiKey) => request.headers.authorization?.trim() === `Bearer ${apiKey}`),
+  },
+  {
+    name: 'token-split-on-spaces',
+    description: 'the token is the second word of the Authorization value: "Bearer <key> extra" passes',
+    catches: ['auth/key-lookalike-401'],
+    wrap: acceptedAsValid((request, apiKey) => request.headers.authorization?.split(' ')[1] === apiKey),
+  },
+  {
+    name: 'body-read-before-auth',
+    description: 'the body is parsed before auth runs: malformed JSON without a key is answered 400, a text/plain body 415',
+    catches: ['auth/401-before-400'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      if (!/^application\/json/i.test(request.headers['content-type'] ?? '')) return errorResponse(415, 'unsupported_media_type', 'send application/json')
+      try {
+        JSON.parse(request.body)
+      } catch {
+        return errorResponse(400, 'invalid_body', 'malformed JSON')
+      }
+      return reference(request)
+    },
+  },
+]
