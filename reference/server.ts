@@ -10,9 +10,9 @@ export const BASE_PATH = '/v1'
 
 /** The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2): `/v1/%70ets` is `/v1/pets`. */
 function normalizedPath(pathname: string): string {
-  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, code: string) => {
+  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (encoded, code: string) => {
     const character = String.fromCharCode(Number.parseInt(code, 16))
-    return /[A-Za-z0-9\-._~]/.test(character) ? character : escape
+    return /[A-Za-z0-9\-._~]/.test(character) ? character : encoded
   })
 }
 const MAX_REQUEST_BYTES = 1024 * 1024

@@ -42,6 +42,12 @@ function unescapedAgain(text: string): string {
   }
 }
 
+/** A C0 or C1 control character, DEL included. */
+function isControl(character: string): boolean {
+  const code = character.charCodeAt(0)
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f)
+}
+
 function htmlEscaped(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
@@ -143,7 +149,7 @@ export const spellingFaults: Variant[] = [
     name: 'name-control-characters-stripped',
     description: 'a sanitizer strips the C0 and C1 control characters (NUL included) from every name before it is stored',
     catches: ['createPet/hazardous-names'],
-    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') } : fields)),
+    wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: [...fields.name].filter((character) => !isControl(character)).join('') } : fields)),
   },
   {
     name: 'name-backslash-escapes-read-twice',
