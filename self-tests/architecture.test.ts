@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { renderInputsTable } from '../lib/spec/inputs-table.js'
 import { packageRoot } from '../lib/spec/package-root.js'
 import { renderRequirementsTable } from '../lib/spec/requirements-table.js'
 
@@ -143,6 +144,10 @@ describe('the docs follow the code', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(120)
     const pages = readdirSync(join(packageRoot, 'docs')).filter((name) => name.endsWith('.md'))
     expect(pages.filter((page) => !readme.includes(`docs/${page}`))).toEqual([])
+  })
+
+  test('docs/inputs.md is what the input catalogue renders (run npm run requirements-doc after changing it)', () => {
+    expect(readFileSync(join(packageRoot, 'docs', 'inputs.md'), 'utf8')).toBe(renderInputsTable())
   })
 
   test('docs/requirements.md is what the catalogue renders (run npm run requirements-doc after changing the catalogue)', () => {

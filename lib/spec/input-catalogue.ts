@@ -127,7 +127,46 @@ export const INTEGER_RESPELLINGS: readonly Spelling[] = [
   { label: 'as ten times with a negative exponent, 10e-1', spell: (digits) => `${digits}0e-1` },
 ]
 
+/** Whitespace HTTP does not strip around a field value (only SP and HTAB are, RFC 9110 §5.5), but a service that trims Unicode whitespace would. */
+const UNSTRIPPED_WHITESPACE = [
+  ['U+00A0 (no-break space)', '\u00a0'],
+  ['U+2007 (figure space)', '\u2007'],
+  ['U+200B (zero-width space)', '\u200b'],
+  ['U+FEFF (zero-width no-break space)', '\ufeff'],
+] as const
+
+/** A header value as its UTF-8 octets: the client writes each character of a value as one octet. */
+const utf8Octets = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+
+/** Tokens that merely look like the key, given the key (policy §2, auth precedence; header octets). */
+export const KEY_LOOKALIKES: readonly Spelling[] = [
+  { label: 'the key with a character appended', spell: (key) => `Bearer ${key}x` },
+  { label: 'the key with a character prepended', spell: (key) => `Bearer x${key}` },
+  { label: 'the key without its last character', spell: (key) => `Bearer ${key.slice(0, -1)}` },
+  { label: 'the key followed by a space and more text', spell: (key) => `Bearer ${key} extra` },
+  ...UNSTRIPPED_WHITESPACE.flatMap(([name, space]) => [
+    { label: `${name} before the key`, spell: (key: string) => utf8Octets(`Bearer ${space}${key}`) },
+    { label: `${name} after the key`, spell: (key: string) => utf8Octets(`Bearer ${key}${space}`) },
+  ]),
+  // Header values are octets (RFC 9110 §5.5), read as ISO-8859-1 by some servers: a character that has one
+  // octet there is tried as that octet too (0xA0 for U+00A0), which such a server may trim as whitespace.
+  ...UNSTRIPPED_WHITESPACE.filter(([, space]) => space.charCodeAt(0) <= 0xff).flatMap(([name, space]) => [
+    { label: `${name} before the key, as its ISO-8859-1 octet`, spell: (key: string) => `Bearer ${space}${key}` },
+    { label: `${name} after the key, as its ISO-8859-1 octet`, spell: (key: string) => `Bearer ${key}${space}` },
+  ]),
+]
+
 export const INPUT_CATALOGUE: readonly InputClass[] = [
+  {
+    place: 'Authorization',
+    class: 'not the value',
+    title: 'a token that merely looks like the key',
+    expected: '401 with an Error body, on every operation',
+    source: 'RFC 6750 §2.1; policy §2 (auth precedence: an invalid key; header octets)',
+    level: 'MUST',
+    requirement: 'auth/key-lookalike-401',
+    spellings: KEY_LOOKALIKES,
+  },
   {
     place: 'path petId',
     class: 'same meaning',
