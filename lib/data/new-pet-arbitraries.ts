@@ -6,14 +6,15 @@
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../http/int64.js'
 import { JsonNumber, stringifyJson } from '../http/json.js'
+import { HAZARDOUS_NAME_PARTS, INTEGER_RESPELLINGS } from '../spec/input-catalogue.js'
 import { isPetStatus, PET_STATUSES, type PetStatus, type RequestBody } from '../spec/petstore-api.js'
 import type { NewPetRule } from './new-pet-oracle.js'
 
 export interface ValidNewPet {
   name: string
   categoryId: bigint
-  /** `5.0` is a valid integer (policy §2); a conformant target reads it as 5. */
-  categoryIdSpelling: 'integer' | 'point-zero'
+  /** How categoryId is written: plain digits, or one of the input catalogue's integer respellings (`5.0`, `5e0`, …), each the integer 5 (policy §2). */
+  categoryIdSpelling: 'integer' | string
   status?: PetStatus
   /** Unknown properties: the schema is open, so they are allowed. */
   extra: Record<string, string | number | boolean | null>
@@ -32,6 +33,9 @@ export interface NewPetArbitraryOptions {
 }
 
 /** Pieces that break naive string handling: JSON escapes, control characters, combining marks, astral and right-to-left text. */
+/** The input catalogue's hazardous names, as pieces a generated name is made of (each spelled without a prefix). */
+const HAZARDOUS_PIECES = HAZARDOUS_NAME_PARTS.map((spelling) => spelling.spell(''))
+
 const TRICKY_PIECES = [
   '"',
   '\\',
@@ -95,7 +99,7 @@ export function nameArbitrary(): fc.Arbitrary<string> {
     { withCrossShrink: true },
     { arbitrary: fc.string({ unit: codePoint, maxLength: 24 }), weight: 4 },
     { arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }), weight: 2 },
-    { arbitrary: fc.array(fc.constantFrom(...TRICKY_PIECES), { maxLength: 8 }).map((pieces) => pieces.join('')), weight: 3 },
+    { arbitrary: fc.array(fc.constantFrom(...TRICKY_PIECES, ...HAZARDOUS_PIECES), { maxLength: 8 }).map((pieces) => pieces.join('')), weight: 3 },
     { arbitrary: fc.string({ unit: WHITESPACE, maxLength: 6 }), weight: 1 },
     {
       arbitrary: fc
@@ -152,7 +156,10 @@ export function validNewPetArbitrary(options: NewPetArbitraryOptions): fc.Arbitr
     {
       name: nameArbitrary(),
       categoryId: categoryIdArbitrary(options),
-      categoryIdSpelling: fc.oneof({ arbitrary: fc.constant('integer' as const), weight: 7 }, { arbitrary: fc.constant('point-zero' as const), weight: 1 }),
+      categoryIdSpelling: fc.oneof(
+        { arbitrary: fc.constant('integer' as const), weight: 7 },
+        { arbitrary: fc.constantFrom(...INTEGER_RESPELLINGS.map((spelling) => spelling.label)), weight: 2 },
+      ),
       status: fc.option(fc.constantFrom(...PET_STATUSES), { nil: undefined, freq: 4 }),
       extra: fc.oneof({ arbitrary: fc.constant({}), weight: 4 }, { arbitrary: fc.dictionary(extraKey, extraValue, { minKeys: 1, maxKeys: 3 }), weight: 1 }),
     },
@@ -162,7 +169,8 @@ export function validNewPetArbitrary(options: NewPetArbitraryOptions): fc.Arbitr
 
 /** The JSON text sent for a valid NewPet (categoryId written digit for digit). */
 export function renderValidNewPet(pet: ValidNewPet): string {
-  const categoryId = new JsonNumber(pet.categoryIdSpelling === 'point-zero' ? `${pet.categoryId}.0` : String(pet.categoryId))
+  const respelling = INTEGER_RESPELLINGS.find((spelling) => spelling.label === pet.categoryIdSpelling)
+  const categoryId = new JsonNumber(respelling ? respelling.spell(String(pet.categoryId)) : String(pet.categoryId))
   return stringifyJson({ ...pet.extra, name: pet.name, categoryId, ...(pet.status !== undefined ? { status: pet.status } : {}) })
 }
 

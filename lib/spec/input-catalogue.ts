@@ -124,7 +124,7 @@ export const INTEGER_RESPELLINGS: readonly Spelling[] = [
   { label: 'with a fraction of zero, 1.0', spell: (digits) => `${digits}.0` },
   { label: 'with an exponent, 1e0', spell: (digits) => `${digits}e0` },
   { label: 'as a fraction times a power of ten, 0.1e1', spell: (digits) => `${digits.startsWith('-') ? '-' : ''}0.${digits.replace(/^-/, '')}e${digits.replace(/^-/, '').length}` },
-  { label: 'as ten times with a negative exponent, 10e-1', spell: (digits) => `${digits}0e-1` },
+  { label: 'as ten times with a negative exponent, 10e-1', spell: (digits) => (/^-?0$/.test(digits) ? `${digits}e-1` : `${digits}0e-1`) },
 ]
 
 /** Whitespace HTTP does not strip around a field value (only SP and HTAB are, RFC 9110 §5.5), but a service that trims Unicode whitespace would. */

@@ -36,7 +36,7 @@ const COUNTEREXAMPLE_CHARS = 2_000
 export function describeValid(pet: ValidNewPet): string {
   const points = [...pet.name]
   const spelled = points.length > 0 && points.length <= 8 ? `: ${points.map(codePoint).join(' ')}` : ''
-  return `name ${JSON.stringify(pet.name)} (${points.length} code points${spelled}), categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'point-zero' ? ' written as .0' : ''}, status ${pet.status ?? '(none)'}`
+  return `name ${JSON.stringify(pet.name)} (${points.length} code points${spelled}), categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ` written ${pet.categoryIdSpelling}`}, status ${pet.status ?? '(none)'}`
 }
 
 export function describeInvalid(invalid: InvalidNewPet): string {
