@@ -308,6 +308,21 @@ export const lookAlikes: Variant[] = [
     },
   },
   {
+    name: 'lone-surrogates-refused-400',
+    description: 'a name holding a lone surrogate escape is refused with 400 and an Error body (a strict UTF-16 check)',
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && /\\ud[89a-f][0-9a-f]{2}/i.test(request.body) && !/\\ud[89ab][0-9a-f]{2}\\ud[c-f]/i.test(request.body)
+        ? errorResponse(400, 'invalid_body', 'name is not well-formed Unicode')
+        : reference(request),
+  },
+  {
+    name: 'lone-surrogates-stored-as-replacement',
+    description: 'a lone surrogate in a name is stored as U+FFFD, and shown so in the 201, the GET and the lists alike',
+    wrap: rewritingNewPet((fields) =>
+      typeof fields.name === 'string' ? { ...fields, name: fields.name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') } : fields,
+    ),
+  },
+  {
     name: 'gzip-encoded-answers',
     description: 'every answer is gzip-encoded (Content-Encoding: gzip), asked for or not',
     wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, gzip: true } })),

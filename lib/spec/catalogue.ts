@@ -276,6 +276,14 @@ export const catalogue = {
       'Every full run, whatever the seed, creates names holding NUL and each other C0 and C1 control character, text that looks like a JSON escape (a backslash before `n`, `u0041`, `\\`, `"`), markup and quote characters, and reads each back exactly (after JSON decoding) in the 201, GET /pets/{id} and the list of its status.',
     needsWrites: true,
   }),
+  'createPet/ill-formed-text': must({
+    title: 'a name holding a lone surrogate is refused with 400, or stored and read back the same in every view; never a 5xx',
+    specText: 'name: string, required.',
+    source: `${POLICY} (text that is not Unicode)`,
+    decision:
+      'A name holding a lone surrogate escape (`\\ud800`): 400 with an Error body and nothing created, or 201 with the name read back the same in the 201, GET /pets/{id} and the list of its status (INFO: which is recorded); never a 5xx, and never a stored pet that makes a later read fail.',
+    needsWrites: true,
+  }),
   'createPet/request-media-types': must({
     title: 'a body labelled with another media type, or none, is answered 415 or 400 with an Error body, or 201 when it is a valid NewPet; never a 5xx',
     specText: 'Request body (required), `application/json`: NewPet.',

@@ -346,6 +346,19 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
   },
   {
     place: 'NewPet name',
+    class: 'not the value',
+    title: 'text that is not well-formed Unicode',
+    expected: '400 with an Error body and nothing created, or 201 with the name read back the same in every view (INFO: which); never a 5xx, never a pet that breaks a later read',
+    source: 'RFC 8259 §8.2; policy §2 (text that is not Unicode)',
+    level: 'MUST',
+    requirement: 'createPet/ill-formed-text',
+    spellings: [
+      { label: 'a lone high surrogate escape, \\ud800', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\\ud800` },
+      { label: 'a lone low surrogate escape, \\udc00', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\\udc00` },
+    ],
+  },
+  {
+    place: 'NewPet name',
     class: 'hazardous data',
     title: 'characters storage, escaping and rendering layers change',
     expected: '201, and the name read back exactly (after JSON decoding) in the 201, GET /pets/{id} and the list of its status',

@@ -9,7 +9,7 @@ import { errorsAndResponsesFaults } from './errors-and-responses.js'
 import { frameworkHabitFaults } from './framework-habits.js'
 import { getPetFaults } from './get-pet.js'
 import { listPetsFaults } from './list-pets.js'
-import { spellingFaults } from './spellings.js'
+import { illFormedTextFaults, spellingFaults } from './spellings.js'
 import { viewsFaults } from './views.js'
 
 export const faults: Variant[] = [
@@ -21,4 +21,5 @@ export const faults: Variant[] = [
   ...errorsAndResponsesFaults,
   ...frameworkHabitFaults,
   ...spellingFaults,
+  ...illFormedTextFaults,
 ]

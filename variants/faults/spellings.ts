@@ -4,7 +4,7 @@
  */
 import { errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, rewritingNewPet, type Variant } from '../variant.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, rewritingNewPet, type Variant } from '../variant.js'
 
 /** The raw request-target's path and query, as they came (nothing decoded). */
 function rawTarget(request: ServiceRequest): { path: string; query: string } {
@@ -189,5 +189,25 @@ export const spellingFaults: Variant[] = [
       }
       return reference(request)
     },
+  },
+]
+
+/** A JSON text that holds a lone surrogate escape (as a serializer writes one). */
+const LONE_SURROGATE = /\\u(d[89ab][0-9a-f]{2})(?!\\u(dc|dd|de|df))|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i
+
+export const illFormedTextFaults: Variant[] = [
+  {
+    name: 'lone-surrogate-create-500',
+    description: 'a name holding a lone surrogate crashes the create (a UTF-8 encoder that throws): 500',
+    catches: ['createPet/ill-formed-text'],
+    wrap: (reference) => async (request) => (isCreatePet(request) && LONE_SURROGATE.test(request.body) ? errorResponse(500, 'internal', 'invalid UTF-16') : reference(request)),
+  },
+  {
+    name: 'lone-surrogate-breaks-later-reads',
+    description: 'a name holding a lone surrogate is stored, and every later answer that would show it fails with 500 (the store cannot encode it on the way out)',
+    catches: ['createPet/ill-formed-text'],
+    wrap: mapAnswers((answer, request) =>
+      !isCreatePet(request) && answer.status === 200 && LONE_SURROGATE.test(answer.body) ? errorResponse(500, 'internal', 'cannot encode') : answer,
+    ),
   },
 ]
