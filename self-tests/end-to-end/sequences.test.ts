@@ -48,9 +48,11 @@ describe.concurrent('faults only a sequence shows: caught by the model, and by n
     const outcome = await fullRun(fault)
     expect(outcome.code, outcome.stdout).toBe(1)
     expect(scoreFault(fault, outcome.results, outcome.code, 0).ok).toBe(true)
-    // The int64 edges are read back in the lists too, so the edge check also sees a list that rounds category ids.
-    const alsoCaughtBy = fault.name === 'list-rounds-category-ids' ? ['createPet/integer-edges-round-trip'] : []
-    expect([...failedRequirements(outcome)].sort()).toEqual([...alsoCaughtBy, VIEWS].sort())
+    // The int64 edges are read back in the lists too, so the edge check also sees a list that rounds category ids;
+    // and when the store survey lists an edge pet, GET /pets/{id} of it differs from the list (getPet/matches-listed-pet).
+    const alsoCaughtBy = fault.name === 'list-rounds-category-ids' ? ['createPet/integer-edges-round-trip', 'getPet/matches-listed-pet'] : []
+    expect(failedRequirements(outcome)).toContain(VIEWS)
+    expect(failedRequirements(outcome).filter((id) => id !== VIEWS && !alsoCaughtBy.includes(id))).toEqual([])
     const failedChecks = outcome.stdout.match(/^ {4}✗ .*$/gm) ?? []
     for (const line of failedChecks.filter((check) => !alsoCaughtBy.some((id) => check.includes(`[${id}]`)))) expect(line).toMatch(SEQUENCE_CHECK)
     const failure = viewsFailure(outcome)

@@ -8,7 +8,14 @@ import type { Check } from '../../lib/checks/check.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { LiveProperty, type PropertyOutcome, type Shrunk } from '../../lib/data/live-property.js'
-import { type InvalidNewPet, invalidNewPetArbitraries, renderValidNewPet, type ValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
+import {
+  categoryIdRespelling,
+  type InvalidNewPet,
+  invalidNewPetArbitraries,
+  renderValidNewPet,
+  type ValidNewPet,
+  validNewPetArbitrary,
+} from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
@@ -36,7 +43,7 @@ const COUNTEREXAMPLE_CHARS = 2_000
 export function describeValid(pet: ValidNewPet): string {
   const points = [...pet.name]
   const spelled = points.length > 0 && points.length <= 8 ? `: ${points.map(codePoint).join(' ')}` : ''
-  return `name ${JSON.stringify(pet.name)} (${points.length} code points${spelled}), categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ` written ${pet.categoryIdSpelling}`}, status ${pet.status ?? '(none)'}`
+  return `name ${JSON.stringify(pet.name)} (${points.length} code points${spelled}), categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ` written ${categoryIdRespelling(pet)?.label}`}, status ${pet.status ?? '(none)'}`
 }
 
 export function describeInvalid(invalid: InvalidNewPet): string {

@@ -27,7 +27,7 @@ function sentPet(pet: ValidNewPet, namePrefix: string): SentPet {
 }
 
 function petWords(pet: ValidNewPet): string {
-  return `{name ${JSON.stringify(pet.name.length > 24 ? `${pet.name.slice(0, 24)}…` : pet.name)}, categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ` (${pet.categoryIdSpelling})`}, status ${pet.status ?? '(none)'}}`
+  return `{name ${JSON.stringify(pet.name.length > 24 ? `${pet.name.slice(0, 24)}…` : pet.name)}, categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ' (respelled)'}, status ${pet.status ?? '(none)'}}`
 }
 
 export class CreatePets implements fc.AsyncCommand<StoreModel, SequenceTarget> {
