@@ -59,7 +59,7 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
     if (ownedByTheRun(name, value)) continue
     parts.push('-H', shellWord(headerOctets(`${name}: ${redact(value)}`)))
   }
-  if (body !== undefined) parts.push('--data-binary', shellWord(bodyOctets(redact(body))))
+  if (body !== undefined) parts.push('--data-binary', shellWord(sentOctets(exchange.request, redact(body))))
   return parts.join(' ')
 }
 
@@ -85,9 +85,14 @@ function shownHeader(value: string): string {
   return needsOctets(octets) ? showOctets(octets) : value
 }
 
-/** A request body as evidence shows it: its UTF-8 octets where any is not printable ASCII (tab and line breaks aside). */
-function shownBody(body: string): string {
-  const octets = bodyOctets(body)
+/** The octets a body went out as: its UTF-8, or, for a body sent as octets, one per character. */
+function sentOctets(request: Exchange['request'], body: string): number[] {
+  return request.bodyIsOctets ? headerOctets(body) : bodyOctets(body)
+}
+
+/** A request body as evidence shows it: the octets it went out as, where any is not printable ASCII (tab and line breaks aside). */
+function shownBody(request: Exchange['request'], body: string): string {
+  const octets = sentOctets(request, body)
   return needsOctets(octets, isBodyWhitespace) ? showOctets(octets, isBodyWhitespace) : body
 }
 
@@ -117,7 +122,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       method: request.method,
       url: redact(request.url),
       headers: redactHeaders(request.headers),
-      ...(request.body !== undefined ? { body: shownBody(redact(cut(request.body))) } : {}),
+      ...(request.body !== undefined ? { body: shownBody(request, redact(cut(request.body))) } : {}),
     },
     ...(response ? { response: { status: response.status, headers: redactHeaders(response.headers), body: redact(cut(response.body)), bodyBytes: response.bodyBytes } } : {}),
     ...(exchange.failure ? { failure: exchange.failure.message } : {}),

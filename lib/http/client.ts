@@ -83,6 +83,8 @@ export interface OutgoingRequest {
   pathAsIs?: boolean
   headers?: Record<string, string>
   body?: string
+  /** The body is octets, one per character (as a header value is), sent as written: for bytes that are not UTF-8. */
+  bodyIsOctets?: boolean
   /** The operation this request is (`GET /pets`): after two timeouts in a row it is not sent again. */
   operation?: string
 }
@@ -92,6 +94,8 @@ export interface RecordedRequest {
   url: string
   headers: Record<string, string>
   body?: string
+  /** The body is octets, one per character, not text sent as UTF-8. */
+  bodyIsOctets?: true
   /** The path was sent as written, not normalised (curl needs --path-as-is to do the same). */
   pathAsIs?: boolean
   /** The request's own time limit, in ms (curl's --max-time). */
@@ -292,6 +296,7 @@ export class HttpClient {
       url: request.pathAsIs ? this.urlAsIs(request.path) : this.url(request.path),
       headers: this.headersFor(request.headers, undefined),
       ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.bodyIsOctets ? { bodyIsOctets: true as const } : {}),
       ...(request.pathAsIs ? { pathAsIs: true } : {}),
       timeoutMs: this.options.timeoutMs,
     }
@@ -435,7 +440,7 @@ export class HttpClient {
         path: request.url.slice(origin.length),
         method: request.method,
         headers: request.headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}),
         signal,
       })
       const headers = headerRecord(answer.headers)

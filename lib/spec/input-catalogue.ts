@@ -30,6 +30,8 @@ export interface Spelling {
   label: string
   /** The spelling of a value, given the plain text of it (an id's digits, a query value, a header value, a JSON text, a name). */
   spell: (plain: string) => string
+  /** The spelling is octets, one per character, sent as written (a byte that is not UTF-8), not text. */
+  octets?: true
 }
 
 export interface InputClass {
@@ -347,7 +349,7 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
   {
     place: 'NewPet name',
     class: 'not the value',
-    title: 'text that is not well-formed Unicode',
+    title: 'text that is not well-formed Unicode, or bytes that are not UTF-8',
     expected: '400 with an Error body and nothing created, or 201 with the name read back the same in every view (INFO: which); never a 5xx, never a pet that breaks a later read',
     source: 'RFC 8259 §8.2; policy §2 (text that is not Unicode)',
     level: 'MUST',
@@ -355,6 +357,8 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
     spellings: [
       { label: 'a lone high surrogate escape, \\ud800', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\\ud800` },
       { label: 'a lone low surrogate escape, \\udc00', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\\udc00` },
+      { label: 'the octet 0xFF, which UTF-8 never holds', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\u00ff`, octets: true },
+      { label: 'a UTF-8 sequence cut short (0xC3 alone)', spell: (prefix) => `${JSON.stringify(prefix).slice(1, -1)}\u00c3`, octets: true },
     ],
   },
   {

@@ -28,12 +28,15 @@ export interface ListQuery {
   status?: string
 }
 
-/** A body sent as JSON (numbers may be bigint or JsonNumber, written digit for digit) or as raw text. */
-export type RequestBody = { json: unknown } | { raw: string }
+/**
+ * A body sent as JSON (numbers may be bigint or JsonNumber, written digit for digit), as raw text (sent as
+ * UTF-8), or as octets, one per character, sent as written (for bytes that are not UTF-8).
+ */
+export type RequestBody = { json: unknown } | { raw: string } | { octets: string }
 
-/** The exact text sent for a request body. */
+/** The exact text sent for a request body (for octets: one character per octet). */
 export function requestBodyText(body: RequestBody): string {
-  return 'raw' in body ? body.raw : stringifyJson(body.json)
+  return 'raw' in body ? body.raw : 'octets' in body ? body.octets : stringifyJson(body.json)
 }
 
 export interface OperationExchange extends Exchange {
@@ -105,7 +108,7 @@ export class PetstoreApi {
 
   /** `contentType`: the label of the body, `application/json` unless a check sends another, or null for none. */
   createPet(body: RequestBody, authorization?: Authorization, contentType: string | null = 'application/json'): Promise<OperationExchange> {
-    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body), contentType)
+    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body), contentType, 'octets' in body)
   }
 
   async getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
@@ -133,6 +136,7 @@ export class PetstoreApi {
     authorization: Authorization,
     body?: string,
     contentType: string | null = 'application/json',
+    bodyIsOctets = false,
   ): Promise<OperationExchange> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
@@ -140,7 +144,7 @@ export class PetstoreApi {
     if (body !== undefined && contentType !== null) headers['content-type'] = contentType
     const exchange = await this.track(
       `${method} ${path}`,
-      this.client.send({ method, path, headers, ...(body !== undefined ? { body } : {}), operation: OPERATION_ROUTES[operation] }),
+      this.client.send({ method, path, headers, ...(body !== undefined ? { body, bodyIsOctets } : {}), operation: OPERATION_ROUTES[operation] }),
     )
     const tagged: OperationExchange = { ...exchange, operation }
     this.patience?.saw(tagged)

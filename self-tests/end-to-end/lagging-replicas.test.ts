@@ -15,7 +15,7 @@ const lagging = ['get-replica-lags-800ms', 'get-lags-1500ms-lists-lag-600ms'].ma
 })
 
 describe.concurrent('a store whose reads lag within the window is conformant, at every seed', () => {
-  test.for(lagging.flatMap((variant) => ['1', '2', '3'].map((seed) => [variant.name, seed, variant] as const)))('%s at seed %s, from an empty store', async ([, seed, variant]) => {
+  test.for(lagging.flatMap((variant) => ['1', '2'].map((seed) => [variant.name, seed, variant] as const)))('%s at seed %s, from an empty store', async ([, seed, variant]) => {
     const score = await scoreVariant(variant, 'look-alike', { seed, storePets: 0 })
     expect(score.ok, `unexpected: ${score.requirements.join(', ')} ${score.note ?? ''}`).toBe(true)
   })

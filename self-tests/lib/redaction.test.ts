@@ -129,6 +129,16 @@ describe('a token derived from the key is masked as what was done to it, and its
     expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from('{"name":"caf\u00e9\u0001"}', 'utf8'))
   })
 
+  test('a body sent as octets (bytes that are not UTF-8) is shown as those octets, and its curl line sends exactly them', () => {
+    const exchange: Exchange = {
+      ...exchangeWith(`Bearer ${key}`, '{"name":"a\u00ff\u00c3"}'),
+      request: { ...exchangeWith(`Bearer ${key}`, '{"name":"a\u00ff\u00c3"}').request, bodyIsOctets: true },
+    }
+    const evidence = toEvidence(exchange, redact)
+    expect(evidence.request.body).toBe('{"name":"a<FF C3>"}')
+    expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from([...Buffer.from('{"name":"a'), 0xff, 0xc3, ...Buffer.from('"}')]))
+  })
+
   test('any 6 characters of the key are masked wherever they stand, in any case, URL-encoded or inside base64; 5 are not', () => {
     const pieces = [key.slice(3, 9), key.slice(10, 16).toUpperCase(), encodeURIComponent(key.slice(17)), Buffer.from(`user:${key.slice(2, 14)}`).toString('base64')]
     const masked = redact(`a ${pieces.join(' b ')} c ${key.slice(0, 5)}`)

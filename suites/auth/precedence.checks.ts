@@ -29,6 +29,12 @@ describe('auth: 401 comes before every other answer', () => {
     check.expect.status(exchange, 401, 'POST /pets (malformed JSON)')
   })
 
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with bytes that are not UTF-8 and $label is answered 401, not 400', async ({ authorization }, { check }) => {
+    check.requireWrites()
+    const exchange = await check.api.createPet({ octets: `{"name":"${check.petName('not-utf8-no-key')}\u00ff","categoryId":${categoryId(check)}}` }, authorization)
+    check.expect.status(exchange, 401, 'POST /pets (bytes that are not UTF-8)')
+  })
+
   test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets labelled text/plain and $label is answered 401, not 415 or 400', async ({ authorization }, { check }) => {
     check.requireWrites()
     const exchange = await check.api.createPet({ json: { name: check.petName('text-plain-no-key'), categoryId: categoryId(check) } }, authorization, 'text/plain')

@@ -195,7 +195,23 @@ export const spellingFaults: Variant[] = [
 /** A JSON text that holds a lone surrogate escape (as a serializer writes one). */
 const LONE_SURROGATE = /\\u(d[89ab][0-9a-f]{2})(?!\\u(dc|dd|de|df))|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i
 
+/** A body that held bytes that are not UTF-8, as the reference's reader decodes it (each bad sequence as U+FFFD). */
+const NOT_UTF8 = /\ufffd/
+
 export const illFormedTextFaults: Variant[] = [
+  {
+    name: 'invalid-utf8-body-500',
+    description: 'a body whose bytes are not UTF-8 crashes a strict decoder: 500',
+    catches: ['createPet/ill-formed-text'],
+    wrap: (reference) => async (request) => (isCreatePet(request) && NOT_UTF8.test(request.body) ? errorResponse(500, 'internal', 'invalid UTF-8') : reference(request)),
+  },
+  {
+    name: 'utf8-checked-before-auth',
+    description: 'the body is checked for UTF-8 before auth runs: bytes that are not UTF-8 without a key are answered 400',
+    catches: ['auth/401-before-400'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && NOT_UTF8.test(request.body) ? errorResponse(400, 'invalid_body', 'the body is not UTF-8') : reference(request),
+  },
   {
     name: 'lone-surrogate-create-500',
     description: 'a name holding a lone surrogate crashes the create (a UTF-8 encoder that throws): 500',
