@@ -5,7 +5,7 @@
  */
 
 import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
-import { KnownPets } from '../data/known-pets.js'
+import { KnownPets, type WindowedReads } from '../data/known-pets.js'
 import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
@@ -60,8 +60,12 @@ export class RunState {
     readonly lagLog = new LagLog(),
   ) {
     const stop = client.options.stop
-    this.knownPets = new KnownPets({ windowMs: settings.consistencyWindowMs, log: lagLog, ...(stop ? { stop } : {}), sleep: (ms) => client.sleep(ms) })
+    this.windowedReads = { windowMs: settings.consistencyWindowMs, log: lagLog, ...(stop ? { stop } : {}), sleep: (ms) => client.sleep(ms) }
+    this.knownPets = new KnownPets(this.windowedReads)
   }
+
+  /** How every read within the consistency window waits: the window, the lag log, the run's stop, the client's sleep. */
+  readonly windowedReads: WindowedReads
 
   /** The pets the run knows exist; every check's API reads them within the consistency window. */
   readonly knownPets: KnownPets
@@ -71,8 +75,6 @@ export class RunState {
     return new PetstoreApi(this.client, this.settings.apiKey, undefined, undefined, this.knownPets)
   }
 }
-
-export { Inconclusive }
 
 /** How a check ended, as the runner saw it. */
 export type CheckEnd = { state: 'pass' } | { state: 'inconclusive'; reason: string } | { state: 'fail'; error: unknown }
@@ -179,18 +181,7 @@ export class Check {
     found: (exchange: OperationExchange) => boolean,
     api: PetstoreApi = this.api,
   ): Promise<EventualRead> {
-    return this.waitFor(
-      `${what}, read until found within the consistency window`,
-      readWithinWindow({
-        windowMs: this.context.consistencyWindowMs,
-        what,
-        read: () => read(api),
-        found,
-        log: this.state.lagLog,
-        ...(this.stop ? { stop: this.stop } : {}),
-        sleep: (ms) => this.state.client.sleep(ms),
-      }),
-    )
+    return this.waitFor(`${what}, read until found within the consistency window`, readWithinWindow({ ...this.state.windowedReads, what, read: () => read(api), found }))
   }
 
   /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */

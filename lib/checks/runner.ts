@@ -8,7 +8,8 @@
  */
 import { stopWords } from '../http/client.js'
 import { isSelected } from '../spec/catalogue.js'
-import { Check, type CheckEnd, Inconclusive, type RunState } from './check.js'
+import { Inconclusive } from './assertions.js'
+import { Check, type CheckEnd, type RunState } from './check.js'
 import { type CheckReport, requirementIdOfTitle } from './check-result.js'
 import type { CheckDefinition } from './registry.js'
 

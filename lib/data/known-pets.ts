@@ -19,10 +19,6 @@ export class KnownPets implements Patience {
 
   constructor(private readonly reads: WindowedReads) {}
 
-  has(id: bigint): boolean {
-    return this.ids.has(id)
-  }
-
   /** Learns the ids of the pets an answer shows: a 201 of a create, a 200 of a list or of a get. */
   saw(exchange: OperationExchange): void {
     const status = exchange.response?.status

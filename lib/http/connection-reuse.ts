@@ -101,11 +101,6 @@ function subscribeOnce(): void {
   })
 }
 
-/** Starts watching connections (once per process); call before the first request. */
-export function watchConnections(): void {
-  subscribeOnce()
-}
-
 /** The answer before, when `error` is that of a request the target never answered because it closed the connection the request came on. */
 export function lostOnDroppedConnection(error: unknown): PreviousAnswer | undefined {
   return typeof error === 'object' && error !== null ? lost.get(error) : undefined

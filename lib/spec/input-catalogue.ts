@@ -373,9 +373,6 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
   },
 ]
 
-/** The requirement ids the catalogue's rows are judged by. */
-export const INPUT_REQUIREMENTS: readonly RequirementId[] = [...new Set(INPUT_CATALOGUE.map((row) => row.requirement))]
-
 /** The rows of one place and class. */
 export function inputClass(place: InputPlace, spellingClass: SpellingClass): InputClass {
   const row = INPUT_CATALOGUE.find((candidate) => candidate.place === place && candidate.class === spellingClass)
