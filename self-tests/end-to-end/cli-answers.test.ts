@@ -1,6 +1,9 @@
 /** The command answers what a user asks before running: its version, its options, the requirements, the plan; and says how a long run is going. */
-import { existsSync, readFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { requirements } from '../../lib/spec/catalogue.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
@@ -11,6 +14,52 @@ import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
+
+/** The modules the built command loaded to answer `args`, as file paths below the package (module-trace.ts). */
+async function modulesLoadedFor(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
+  const out = join(mkdtempSync(join(tmpdir(), 'petstore-trace-')), 'modules.txt')
+  const trace = join(packageRoot, 'dist/self-tests/helpers/module-trace.js')
+  const code = await promisify(execFile)(process.execPath, ['--import', trace, join(packageRoot, 'dist/cli/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', MODULE_TRACE_OUT: out, PETSTORE_API_KEY: API_KEY },
+    cwd: tmpdir(),
+  }).then(
+    () => 0,
+    (error: { code: number }) => error.code,
+  )
+  const modules = existsSync(out)
+    ? readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((url) => url.startsWith('file:'))
+    : []
+  return { code, modules: modules.map((url) => url.slice(`file://${packageRoot}/`.length)) }
+}
+
+/** What only a run needs: the HTTP client, the checks, the reference, the reports, and the libraries they stand on. */
+const RUN_MODULES = /^(node_modules\/(undici|fast-check|ajv|ajv-formats|lossless-json|p-queue)\/|dist\/(suites|reference|lib\/http\/client|lib\/checks\/runner|lib\/reports)\/?)/
+
+describe('the command loads only what the verb needs', () => {
+  test.for([['--version'], ['--help'], ['--list-requirements'], ['--list-requirements', '--json'], ['--no-such-flag']])(
+    '%s answers without loading the run (HTTP client, checks, reference, reports)',
+    async (args) => {
+      const { code, modules } = await modulesLoadedFor(args)
+      expect(code).toBe(args[0] === '--no-such-flag' ? 2 : 0)
+      expect(modules.length).toBeGreaterThan(0)
+      expect(modules.filter((module) => RUN_MODULES.test(module))).toEqual([])
+    },
+  )
+
+  test('a run loads them, so the trace above would see them', async () => {
+    const { code, modules } = await modulesLoadedFor([
+      '--embedded-reference',
+      '--requirements',
+      'listPets/returns-pets',
+      '--report-dir',
+      mkdtempSync(join(tmpdir(), 'petstore-run-')),
+    ])
+    expect(code).toBe(0)
+    expect(modules.filter((module) => RUN_MODULES.test(module)).length).toBeGreaterThan(5)
+  })
+})
 
 describe('what the command answers without a run', () => {
   test('--version prints the package version; -h and --help print the options and the exit codes', async () => {
