@@ -7,6 +7,8 @@
 import { describe, expect, test } from 'vitest'
 import { scoreVariant } from '../../mutation-score/score-variant.js'
 import { lookAlikes } from '../../variants/look-alikes.js'
+import { runCli, verdictOf } from '../helpers/run-cli.js'
+import { API_KEY, useTargets } from '../helpers/targets.js'
 
 const lagging = ['get-replica-lags-800ms', 'get-lags-1500ms-lists-lag-600ms'].map((name) => {
   const variant = lookAlikes.find((lookAlike) => lookAlike.name === name)
@@ -18,5 +20,25 @@ describe.concurrent('a store whose reads lag within the window is conformant, at
   test.for(lagging.flatMap((variant) => ['1', '2'].map((seed) => [variant.name, seed, variant] as const)))('%s at seed %s, from an empty store', async ([, seed, variant]) => {
     const score = await scoreVariant(variant, 'look-alike', { seed, storePets: 0 })
     expect(score.ok, `unexpected: ${score.requirements.join(', ')} ${score.note ?? ''}`).toBe(true)
+  })
+})
+
+describe('a full page says nothing of a pet missing from it', () => {
+  const startTarget = useTargets()
+
+  test('with more than 100 pets of each status, a created pet not on the first page leaves created-pet-listed inconclusive, and no read waits out the window', async () => {
+    // 400 pets: about 114 of each status, so status=S&limit=100 is a full page that need not hold the pet just created.
+    const target = await startTarget({ pets: 400 })
+    const outcome = await runCli(
+      ['--base-url', target.baseUrl, '--profile', 'full', '--seed', '5', '--requirements', 'createPet/created-pet-listed,createPet/read-your-writes-lag'],
+      {
+        PETSTORE_API_KEY: API_KEY,
+      },
+    )
+    expect(verdictOf(outcome, 'createPet/created-pet-listed')).toBe('inconclusive')
+    const lag = outcome.results?.requirements.find((result) => result.id === 'createPet/read-your-writes-lag')
+    // A miss on a full page is no evidence of lag: nothing is reported missing, so later reads still wait their window.
+    expect(lag?.observations.join('\n')).not.toMatch(/still missing/)
+    expect(outcome.results?.requirements.find((result) => result.id === 'createPet/created-pet-listed')?.reasons.join('\n')).toMatch(/holds 100 pets/)
   })
 })
