@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs'
 import type { ConnectionOptions } from 'node:tls'
 import PQueue from 'p-queue'
-import { EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
+import { Agent, type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { DeadOperations } from './dead-operations.js'
@@ -213,14 +213,14 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
 }
 
 export class HttpClient {
-  private readonly dispatcher: EnvHttpProxyAgent
+  private readonly dispatcher: Dispatcher
   private readonly agentOptions: ConstructorParameters<typeof EnvHttpProxyAgent>[0]
   /**
    * A connection of its own for each request (undici's pipelining 0 turns keep-alive off), made only when the target
    * closes connections under requests: a read lost that way is retried on it, and once the target has been seen
    * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
    */
-  private freshConnections?: EnvHttpProxyAgent
+  private freshConnections?: Dispatcher
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
   /** Requests in flight within --concurrency, and started within --rate-limit. */
@@ -262,7 +262,7 @@ export class HttpClient {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     }
-    this.dispatcher = new EnvHttpProxyAgent(this.agentOptions)
+    this.dispatcher = this.agent(this.agentOptions)
     this.queue = new PQueue({ concurrency: options.concurrency, ...(options.rateLimit ? { intervalCap: options.rateLimit, interval: RATE_WINDOW_MS, strict: true } : {}) })
     this.baseHeaders = {
       ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
@@ -483,9 +483,18 @@ export class HttpClient {
   }
 
   /** The agent that opens a connection for each request, made when first needed. */
-  private freshConnectionAgent(): EnvHttpProxyAgent {
-    this.freshConnections ??= new EnvHttpProxyAgent({ ...this.agentOptions, pipelining: 0 })
+  private freshConnectionAgent(): Dispatcher {
+    this.freshConnections ??= this.agent({ ...this.agentOptions, pipelining: 0 })
     return this.freshConnections
+  }
+
+  /**
+   * An agent with these options: through the proxies the configuration read, when it read any; otherwise a plain
+   * Agent, which does not work out for every request whether a proxy applies to its URL.
+   */
+  private agent(options: NonNullable<ConstructorParameters<typeof EnvHttpProxyAgent>[0]>): Dispatcher {
+    const { httpProxy, httpsProxy, noProxy: _noProxy, requestTls: _requestTls, ...direct } = options
+    return httpProxy || httpsProxy ? new EnvHttpProxyAgent(options) : new Agent(direct)
   }
 
   private inFlight(operation: string): Set<AbortController> {

@@ -25,8 +25,30 @@ export const MAX_JSON_DEPTH = 64
 
 /** How deep arrays and objects nest, strings skipped; stops counting past `limit`. One pass, linear in the text. */
 export function nestingDepth(text: string, limit: number): number {
+  return scanJsonText(text, limit).depth
+}
+
+/** What one pass over a JSON text (strings skipped) tells before it is parsed. */
+interface TextScan {
+  /** How deep arrays and objects nest (counting stops past the limit). */
+  depth: number
+  /** Object members written (colons outside strings): JSON.parse keeps one of two members of the same name, so fewer in its value means a duplicate. */
+  members: number
+  /** The text of every number, in the order the text writes them. */
+  numbers: string[]
+}
+
+/** A character a JSON number is written with: digits, sign, point, exponent. */
+function inNumber(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2b || code === 0x2e || code === 0x65 || code === 0x45
+}
+
+/** One pass, linear in the text: nesting, members and the numbers' texts (see TextScan). */
+function scanJsonText(text: string, limit: number): TextScan {
   let depth = 0
   let deepest = 0
+  let members = 0
+  const numbers: string[] = []
   let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
@@ -34,13 +56,21 @@ export function nestingDepth(text: string, limit: number): number {
       if (code === 0x5c) index += 1
       else if (code === 0x22) inString = false
     } else if (code === 0x22) inString = true
+    else if (code === 0x3a) members += 1
     else if (code === 0x5b || code === 0x7b) {
       depth += 1
       if (depth > deepest) deepest = depth
-      if (deepest > limit) return deepest
+      if (deepest > limit) return { depth: deepest, members, numbers }
     } else if (code === 0x5d || code === 0x7d) depth -= 1
+    else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      // Outside strings, a minus or a digit starts a number ('e' also ends true and false, which start with a letter).
+      let end = index + 1
+      while (end < text.length && inNumber(text.charCodeAt(end))) end += 1
+      numbers.push(text.slice(index, end))
+      index = end - 1
+    }
   }
-  return deepest
+  return { depth: deepest, members, numbers }
 }
 
 /**
@@ -54,7 +84,71 @@ function flattenStrings(_key: string, value: unknown): unknown {
   return value
 }
 
+/** A name JSON.parse's object would put before the others (an array index), so that its members no longer follow the text. */
+function isIndexName(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1
+}
+
+/** A member set as its own property, `__proto__` included (plain assignment of that name would set the prototype). */
+function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
+  else object[key] = value
+}
+
+/** Thrown inside numbersAsWritten when the value does not follow the text: the lossless parser reads it instead. */
+class NotAsWritten extends Error {}
+
+/**
+ * JSON.parse's value with each number a JsonNumber of its text as written. The value is walked in the text's
+ * order, so the n-th number met is the n-th the scan found; each is checked to be that text's value, and the
+ * walk gives up (NotAsWritten) wherever the value may not follow the text: a member named twice (JSON.parse
+ * keeps one, lossless-json refuses the text), or an object with an array-index name (JSON.parse puts those first).
+ */
+function numbersAsWritten(value: unknown, scan: TextScan): JsonValue {
+  let next = 0
+  let members = 0
+  const visit = (item: unknown): JsonValue => {
+    if (typeof item === 'number') {
+      const text = scan.numbers[next++]
+      if (text === undefined || Number(text) !== item) throw new NotAsWritten()
+      return new JsonNumber(text)
+    }
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) item[index] = visit(item[index])
+    } else if (item !== null && typeof item === 'object') {
+      const object = item as Record<string, unknown>
+      for (const key of Object.keys(object)) {
+        if (isIndexName(key)) throw new NotAsWritten()
+        members += 1
+        const child = object[key]
+        if (typeof child === 'number' || (child !== null && typeof child === 'object')) setMember(object, key, visit(child))
+      }
+    }
+    return item as JsonValue
+  }
+  const read = visit(value)
+  if (next !== scan.numbers.length || members !== scan.members) throw new NotAsWritten()
+  return read
+}
+
+/**
+ * A JSON text parsed with every number's digits kept (JsonNumber): by the engine's JSON.parse, with each number's
+ * text taken from the scan (numbersAsWritten), on every Node version; by lossless-json, several times slower, only
+ * where the value may not follow the text, and for text that is not JSON (its error's words are the ones the
+ * reports have always quoted). Self-tests hold the two readings equal on generated texts.
+ */
 export function parseJson(text: string): JsonParseResult {
+  const scan = scanJsonText(text, MAX_JSON_DEPTH)
+  if (scan.depth > MAX_JSON_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
+  try {
+    return { ok: true, value: numbersAsWritten(JSON.parse(text), scan) }
+  } catch {
+    return parseLosslessly(text)
+  }
+}
+
+/** lossless-json's reading of the text: the reference parseJson agrees with (self-tests hold the two together). */
+export function parseLosslessly(text: string): JsonParseResult {
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
   try {
     return { ok: true, value: parse(text, flattenStrings, (digits) => new JsonNumber(digits)) as JsonValue }
@@ -68,7 +162,9 @@ export function toPlain(value: JsonValue): unknown {
   if (value instanceof JsonNumber) return value.toNumber()
   if (Array.isArray(value)) return value.map(toPlain)
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toPlain(item)]))
+    const plain: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) setMember(plain, key, toPlain(value[key] as JsonValue))
+    return plain
   }
   return value
 }
@@ -80,7 +176,59 @@ const numberStringifiers = [
 
 /** JSON text of a value that may hold JsonNumber or bigint, digits untouched. */
 export function stringifyJson(value: unknown, indent?: number): string {
+  if (indent === undefined) return writeCompact(value) ?? 'null'
+  return stringifyLosslessly(value, indent)
+}
+
+/** lossless-json's writing of the value: the reference writeCompact agrees with (self-tests hold the two together), and the indented form. */
+export function stringifyLosslessly(value: unknown, indent?: number): string {
   return stringify(value, null, indent, numberStringifiers) ?? 'null'
+}
+
+const JSON_NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/**
+ * The compact JSON text of a value, as lossless-json writes it with the suite's number stringifiers, several
+ * times faster: JSON.stringify for strings, numbers, booleans and dates, the digits of a JsonNumber or a bigint
+ * as they are, members without a JSON form left out (null in an array), toJSON honoured. Undefined when the value
+ * has no JSON form.
+ */
+function writeCompact(value: unknown): string | undefined {
+  if (value instanceof JsonNumber) {
+    if (!JSON_NUMBER_TEXT.test(value.text)) throw new Error(`Invalid JSON number: output of a number stringifier must be a string containing a JSON number (output: ${value.text})`)
+    return value.text
+  }
+  switch (typeof value) {
+    case 'bigint':
+      return String(value)
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value)
+    case 'object':
+      break
+    default:
+      return undefined
+  }
+  if (value === null) return 'null'
+  if (value instanceof Date || value instanceof Boolean || value instanceof Number || value instanceof String) return JSON.stringify(value)
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index]
+      text += `${index > 0 ? ',' : ''}${typeof item === 'undefined' || typeof item === 'function' ? 'null' : (writeCompact(item) ?? 'null')}`
+    }
+    return `${text}]`
+  }
+  const object = value as Record<string, unknown> & { toJSON?: unknown }
+  if (typeof object.toJSON === 'function') return writeCompact((object.toJSON as () => unknown)())
+  let text = '{'
+  for (const key of Object.keys(object)) {
+    const written = writeCompact(object[key])
+    if (written === undefined) continue
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${written}`
+  }
+  return `${text}}`
 }
 
 export function isJsonObject(value: unknown): value is { [key: string]: JsonValue } {

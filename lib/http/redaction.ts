@@ -48,45 +48,52 @@ function maskOfPiece(piece: string, key: string): string {
   return `[${piece.length} characters of the API key, re-cased]`
 }
 
+/** Masks, in a text, the runs that are pieces of one source (see pieceMasker). */
+type PieceMasker = (text: string) => string
+
 /**
- * Finds the maximal runs of `text` that are pieces of `source` (at least `minimum` long) and replaces each
+ * Finds the maximal runs of a text that are pieces of `source` (at least `minimum` long) and replaces each
  * with `mask(run)`. A run is grown one character at a time while it still stands in the source, so a token
- * the key was cut from or added to is masked as the key's piece and the rest stays readable.
+ * the key was cut from or added to is masked as the key's piece and the rest stays readable. What the source
+ * gives (its windows, its alphabet) is worked out once, when the run's redactor is made, not per text.
  */
-function maskPieces(text: string, source: string, minimum: number, caseless: boolean, mask: (run: string) => string): string {
-  if (source.length < minimum || text.length < minimum) return text
+function pieceMasker(source: string, minimum: number, caseless: boolean, mask: (run: string) => string): PieceMasker {
+  if (source.length < minimum) return (text) => text
   const haystack = caseless ? source.toLowerCase() : source
   const starts = new Set<string>()
   for (let at = 0; at + minimum <= haystack.length; at++) starts.add(haystack.slice(at, at + minimum))
   // Characters of the source: a window holding any other character cannot start a run, so the scan skips past it.
   const alphabet = new Set(haystack)
-  const probe = caseless ? text.toLowerCase() : text
-  let out = ''
-  let copied = 0
-  let at = 0
-  while (at + minimum <= probe.length) {
-    let foreign = -1
-    for (let offset = minimum - 1; offset >= 0; offset--) {
-      if (!alphabet.has(probe[at + offset] as string)) {
-        foreign = offset
-        break
+  return (text) => {
+    if (text.length < minimum) return text
+    const probe = caseless ? text.toLowerCase() : text
+    let out = ''
+    let copied = 0
+    let at = 0
+    while (at + minimum <= probe.length) {
+      let foreign = -1
+      for (let offset = minimum - 1; offset >= 0; offset--) {
+        if (!alphabet.has(probe[at + offset] as string)) {
+          foreign = offset
+          break
+        }
       }
+      if (foreign >= 0) {
+        at += foreign + 1
+        continue
+      }
+      if (!starts.has(probe.slice(at, at + minimum))) {
+        at += 1
+        continue
+      }
+      let end = at + minimum
+      while (end < probe.length && haystack.includes(probe.slice(at, end + 1))) end += 1
+      out += text.slice(copied, at) + mask(text.slice(at, end))
+      copied = end
+      at = end
     }
-    if (foreign >= 0) {
-      at += foreign + 1
-      continue
-    }
-    if (!starts.has(probe.slice(at, at + minimum))) {
-      at += 1
-      continue
-    }
-    let end = at + minimum
-    while (end < probe.length && haystack.includes(probe.slice(at, end + 1))) end += 1
-    out += text.slice(copied, at) + mask(text.slice(at, end))
-    copied = end
-    at = end
+    return copied === 0 ? text : out + text.slice(copied)
   }
-  return copied === 0 ? text : out + text.slice(copied)
 }
 
 /** The stretches of base64 that encode the key's bytes whatever stands before them (the first quad mixes in a prefix, the last the padding). */
@@ -133,13 +140,12 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
   const whole = replaceForms(placeholders)
   if (!key) return whole
   const encoded = encodeURIComponent(key)
-  const sources = base64Sources(key)
-  const pieces = (segment: string) => {
-    let masked = maskPieces(segment, key, KEY_PIECE_LENGTH, true, (run) => maskOfPiece(run, key))
-    if (encoded !== key) masked = maskPieces(masked, encoded, KEY_PIECE_LENGTH, false, () => '[URL-encoded piece of the API key]')
-    for (const source of sources) masked = maskPieces(masked, source, BASE64_PIECE_LENGTH, false, () => '[base64 of a piece of the API key]')
-    return masked
-  }
+  const maskers = [
+    pieceMasker(key, KEY_PIECE_LENGTH, true, (run) => maskOfPiece(run, key)),
+    ...(encoded !== key ? [pieceMasker(encoded, KEY_PIECE_LENGTH, false, () => '[URL-encoded piece of the API key]')] : []),
+    ...base64Sources(key).map((source) => pieceMasker(source, BASE64_PIECE_LENGTH, false, () => '[base64 of a piece of the API key]')),
+  ]
+  const pieces = (segment: string) => maskers.reduce((masked, masker) => masker(masked), segment)
   // The masks the first layer wrote, and the suite's own words, stay as they are: only the text between them is searched for pieces.
   const kept = [...new Set([...placeholders.values(), ...vocabulary])].sort((a, b) => b.length - a.length)
   const masks = new RegExp(`(${KEY_MASK_PATTERN.source}|${kept.map(escapeForPattern).join('|')})`)

@@ -89,34 +89,60 @@ function describe(error: ErrorObject): SchemaViolation {
   return { path, keyword, message: error.message ?? keyword }
 }
 
+/** An integer of at most 18 digits: inside int64 (whose bounds have 19). */
+const SURELY_INT64 = /^-?\d{1,18}$/
+
 /**
  * `integer` and `int64` checked on the exact digits, which Ajv cannot do: it sees JS numbers, in which
  * 2^63 equals 2^63 − 1 and 1.00000000000000001 equals 1.
  */
-function exactNumberViolations(schema: JsonSchema, value: JsonValue, path: string): SchemaViolation[] {
+function exactNumberViolations(schema: JsonSchema, value: JsonValue, path: string, found: SchemaViolation[] = []): SchemaViolation[] {
   const resolved = schema.$ref ? schemasByFile.get(schema.$ref) : schema
-  if (!resolved) return []
+  if (!resolved) return found
   if (value instanceof JsonNumber) {
+    // Up to 18 digits, no point or exponent: an integer inside int64 whatever its digits, known without converting it.
+    if (SURELY_INT64.test(value.text)) return found
     const integer = value.integer
-    if (resolved.type === 'integer' && integer === undefined) return [{ path: path || '/', keyword: 'integer', message: `${excerpt(value.text, 40)} is not an integer` }]
-    if (resolved.format === 'int64' && integer !== undefined && !isInt64(integer)) {
-      return [{ path: path || '/', keyword: 'int64', message: `${excerpt(value.text, 40)} is outside the int64 range` }]
+    if (resolved.type === 'integer' && integer === undefined) found.push({ path: path || '/', keyword: 'integer', message: `${excerpt(value.text, 40)} is not an integer` })
+    else if (resolved.format === 'int64' && integer !== undefined && !isInt64(integer)) {
+      found.push({ path: path || '/', keyword: 'int64', message: `${excerpt(value.text, 40)} is outside the int64 range` })
     }
-    return []
+    return found
   }
   if (resolved.properties && value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, JsonValue>
-    return Object.entries(resolved.properties).flatMap(([key, child]) => (key in record ? exactNumberViolations(child, record[key] as JsonValue, `${path}/${key}`) : []))
+    for (const key of Object.keys(resolved.properties)) {
+      if (Object.hasOwn(record, key)) exactNumberViolations(resolved.properties[key] as JsonSchema, record[key] as JsonValue, `${path}/${key}`, found)
+    }
+  } else if (resolved.items && Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) exactNumberViolations(resolved.items, value[index] as JsonValue, `${path}/${index}`, found)
   }
-  if (resolved.items && Array.isArray(value)) {
-    const items = resolved.items
-    return value.flatMap((item, index) => exactNumberViolations(items, item, `${path}/${index}`))
-  }
-  return []
+  return found
 }
+
+/**
+ * Violations already found, by parsed value and schema: a body is parsed once per exchange (responseJson), and
+ * the rules of every answer and the check that reads it judge the same value, so each schema judges it once.
+ */
+const judged = new WeakMap<object, Map<SchemaName, SchemaViolation[]>>()
 
 /** Every violation of the named schema by a parsed (lossless) JSON value; empty when it conforms. */
 export function schemaViolations(name: SchemaName, value: JsonValue): SchemaViolation[] {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return judge(name, value)
+  let bySchema = judged.get(value)
+  if (!bySchema) {
+    bySchema = new Map()
+    judged.set(value, bySchema)
+  }
+  let violations = bySchema.get(name)
+  if (!violations) {
+    violations = judge(name, value)
+    bySchema.set(name, violations)
+  }
+  return violations
+}
+
+function judge(name: SchemaName, value: JsonValue): SchemaViolation[] {
   const validate = validatorFor(name)
   const plainViolations = validate(toPlain(value)) ? [] : (validate.errors ?? []).map(describe)
   // An exact finding at a path Ajv already faulted (e.g. `type` on 1.5) says nothing new.

@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
-import { JsonNumber, nestingDepth, parseJson, stringifyJson, toPlain } from '../../lib/http/json.js'
+import { JsonNumber, type JsonParseResult, nestingDepth, parseJson, parseLosslessly, stringifyJson, stringifyLosslessly, toPlain } from '../../lib/http/json.js'
 
 describe('exactInteger reads JSON number text exactly', () => {
   test.for([
@@ -51,6 +52,97 @@ describe('lossless JSON', () => {
 
   test('the plain view turns numbers into JS numbers for schema validation', () => {
     expect(toPlain([new JsonNumber('1'), { a: new JsonNumber('2.5') }])).toEqual([1, { a: 2.5 }])
+  })
+})
+
+/** A parse's outcome with each number as its text: two readings agree when these are equal, key order and digits included. */
+function shape(result: JsonParseResult): unknown {
+  if (!result.ok) return { error: result.error }
+  const visit = (value: unknown): unknown => {
+    if (value instanceof JsonNumber) return { number: value.text }
+    if (Array.isArray(value)) return value.map(visit)
+    if (value !== null && typeof value === 'object') return Object.entries(value).map(([key, item]) => [key, visit(item)])
+    return value
+  }
+  return { value: visit(result.value), prototype: result.value !== null && typeof result.value === 'object' ? Object.getPrototypeOf(result.value) === Object.prototype : undefined }
+}
+
+/** Numbers as targets write them: plain, past 2^53, fractions, exponents, minus zero. */
+const numberTexts = fc.oneof(
+  fc.integer().map(String),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+  fc.constantFrom('-0', '0.0', '1.0', '1e2', '1E+2', '5e-1', '9007199254740993', '123456789012345', '1234567890123456', '-9223372036854775808'),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+)
+/** JSON texts built from parts, so that member names repeat and numbers take every form; some are then cut or spoiled. */
+const jsonTexts = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    numberTexts,
+    fc.constantFrom('true', 'false', 'null', '"a:b"', '"\\u00e9\\"x"', '"-0"', '"1e5"'),
+    fc.string().map((text) => JSON.stringify(text)),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+    fc
+      .array(fc.tuple(fc.constantFrom('id', 'name', '__proto__', '', 'Id', 'a:b', '2', '0', '01'), tie('value')), { maxLength: 4 })
+      .map((members) => `{${members.map(([key, item]) => `${JSON.stringify(key)}:${item}`).join(' , ')}}`),
+  ),
+})).value
+const spoiledTexts = fc.oneof(
+  jsonTexts,
+  fc.tuple(jsonTexts, fc.nat(), fc.constantFrom('', ',', ':', '"', '\\', '-', '.', 'e', '0', ' ', '\u0000', '}')).map(([text, at, part]) => {
+    const index = at % (text.length + 1)
+    return `${text.slice(0, index)}${part}${text.slice(index + 1)}`
+  }),
+)
+
+describe('the fast reading of JSON is the lossless one, whatever the text', () => {
+  test('every generated text (numbers of every form, repeated member names, __proto__, cut or spoiled text) reads the same both ways', () => {
+    fc.assert(
+      fc.property(spoiledTexts, (text) => {
+        expect(shape(parseJson(text))).toEqual(shape(parseLosslessly(text)))
+      }),
+      { seed: 20261124, numRuns: 3_000 },
+    )
+  })
+
+  test.for([
+    ['a member named twice', '{"id":1,"id":2}'],
+    ['digits past 2^53', '[9007199254740993]'],
+    ['a fraction that a double rounds', '{"n":1.50}'],
+    ['minus zero', '[-0]'],
+    ['__proto__ as a member', '{"__proto__":{"id":1}}'],
+    ['an array-index name, which JSON.parse puts first', '{"b":1.0,"2":1}'],
+  ] as const)('%s: read as the lossless parser reads it', ([, text]) => {
+    expect(shape(parseJson(text))).toEqual(shape(parseLosslessly(text)))
+  })
+})
+
+/** Values the suite and the variants write: JsonNumbers of every text, bigints, and what has no JSON form. */
+const writtenValues = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.jsonValue(),
+    numberTexts.map((text) => new JsonNumber(text)),
+    fc.bigInt(),
+    fc.constantFrom(undefined, () => 1, Number.NaN, -0, new Date(0), { toJSON: () => 'as JSON' }, { toJSON: () => undefined }),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom('id', 'name', '__proto__', '', '2', 'a"b'), tie('value'), { maxKeys: 4 }),
+  ),
+})).value
+
+describe('the fast writing of JSON is the lossless one, whatever the value', () => {
+  test('every generated value (JsonNumbers, bigints, values with no JSON form, toJSON) is written the same both ways', () => {
+    fc.assert(
+      fc.property(writtenValues, (value) => {
+        expect(stringifyJson(value)).toBe(stringifyLosslessly(value))
+      }),
+      { seed: 20261124, numRuns: 2_000 },
+    )
+  })
+
+  test('a JsonNumber whose text is not a JSON number is refused both ways', () => {
+    expect(() => stringifyJson([new JsonNumber('1.')])).toThrow(/Invalid JSON number/)
+    expect(() => stringifyLosslessly([new JsonNumber('1.')])).toThrow(/Invalid JSON number/)
   })
 })
 
