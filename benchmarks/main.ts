@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
- * The benchmark: the real command against the reference, on loopback and behind a proxy that adds a fixed
- * delay to every exchange. For each scenario it prints wall time, requests, requests per second, the time
- * before the first request (startup), and the ratio of wall time to the floor
- * (startup + requests × delay / concurrency); it writes the figures as JSON for later comparison. The
- * rate-limited scenario also prints the most requests the target saw in any one second, beside the limit.
- * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with).
+ * The benchmark, in three parts, each printing its figures; all are written as JSON for later comparison.
+ * - wall: the real command against the reference, on loopback and behind a proxy that adds a fixed delay to
+ *   every exchange. For each scenario: wall time, requests, requests per second, the time before the first
+ *   request (startup), and the ratio of wall time to the floor (startup + requests × delay / concurrency). The
+ *   rate-limited scenario also prints the most requests the target saw in any one second, beside the limit.
+ * - startup: the answers that need no target, wall and CPU, beside bare `node -e 0` (start-up.ts).
+ * - cpu: CPU per request of a full run beside a raw undici loop sending the same requests (paired.ts).
+ * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with),
+ * --parts wall,startup,cpu (default all three).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
@@ -17,6 +20,8 @@ import { mostWithin } from '../self-tests/helpers/arrivals.js'
 import { spawnCli } from '../self-tests/helpers/spawn-cli.js'
 import { startVariant } from '../variants/variant.js'
 import { startDelayProxy } from './delay-proxy.js'
+import { measurePaired, type PairedFigures } from './paired.js'
+import { measureStartup } from './start-up.js'
 
 const API_KEY = 'benchmark-key-5d2e9a71'
 const CONCURRENCY = 8
@@ -98,25 +103,57 @@ function row(m: Measurement, baseline?: Measurement): string {
   return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  most in any second ${m.mostInAnySecond}${m.rateLimit ? ` (limit ${m.rateLimit})` : ''}  exit ${m.exitCode}${change}`
 }
 
+const PARTS = ['wall', 'startup', 'cpu'] as const
+type Part = (typeof PARTS)[number]
+
+/** The ratio the cost issue sets for CPU per request, command over raw loop. */
+const CPU_RATIO_GOAL = 1.5
+
+function cpuRows(figures: PairedFigures): string {
+  return [
+    `  full run     ${figures.suiteCpuPerRequestMs.toFixed(2)} ms CPU per request (of which ${figures.suiteReportsCpuPerRequestMs.toFixed(2)} after the last answer: verdicts and reports), start-up ${Math.round(figures.suiteStartupCpuMs)} ms CPU, ${figures.requests} requests`,
+    `  raw loop     ${figures.rawCpuPerRequestMs.toFixed(2)} ms CPU per request (the same requests, JSON.parse of every body)`,
+    `  ratio        ${figures.ratio.toFixed(2)} (goal ≤ ${CPU_RATIO_GOAL}), median of ${figures.pairs} pairs`,
+  ].join('\n')
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, baseline: { type: 'string' } } })
+  const { values } = parseArgs({ options: { out: { type: 'string' }, baseline: { type: 'string' }, parts: { type: 'string' } } })
   const out = resolve(values.out ?? join(packageRoot, 'reports', 'bench.json'))
+  const parts = new Set<Part>(values.parts ? (values.parts.split(',').filter((part) => (PARTS as readonly string[]).includes(part)) as Part[]) : PARTS)
   const baseline: Measurement[] = values.baseline ? JSON.parse(readFileSync(values.baseline, 'utf8')).measurements : []
   process.stdout.write(`Benchmark: petstore-conformance ${packageVersion}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}\n`)
   const measurements: Measurement[] = []
-  // One after the other: scenarios running at once would share the cores and slow each other.
-  for (const scenario of SCENARIOS) {
-    const measurement = await measure(scenario)
-    measurements.push(measurement)
-    process.stdout.write(
-      `${row(
-        measurement,
-        baseline.find((earlier) => earlier.scenario === measurement.scenario),
-      )}\n`,
-    )
+  if (parts.has('wall')) {
+    process.stdout.write('Wall time (the command against the reference in this process; floor = startup + requests × delay / concurrency):\n')
+    // One after the other: scenarios running at once would share the cores and slow each other.
+    for (const scenario of SCENARIOS) {
+      const measurement = await measure(scenario)
+      measurements.push(measurement)
+      process.stdout.write(
+        `${row(
+          measurement,
+          baseline.find((earlier) => earlier.scenario === measurement.scenario),
+        )}\n`,
+      )
+    }
   }
+  const startup = parts.has('startup') ? await measureStartup() : undefined
+  if (startup) {
+    process.stdout.write(`Start-up (median of 7, spawn to exit): bare node -e 0 ${Math.round(startup.bare.wallMs)} ms wall, ${Math.round(startup.bare.cpuMs)} ms CPU\n`)
+    for (const verb of startup.verbs) {
+      process.stdout.write(
+        `  ${verb.verb.padEnd(32)} ${String(Math.round(verb.wallMs)).padStart(5)} ms wall (+${Math.round(verb.overBareMs)} ms over bare node)  ${String(Math.round(verb.cpuMs)).padStart(5)} ms CPU\n`,
+      )
+    }
+  }
+  const cpu = parts.has('cpu') ? await measurePaired(API_KEY, CONCURRENCY) : undefined
+  if (cpu) process.stdout.write(`CPU per request (a full run and a raw undici loop, the same requests to the same separate server):\n${cpuRows(cpu)}\n`)
   mkdirSync(dirname(out), { recursive: true })
-  writeFileSync(out, `${JSON.stringify({ tool: packageVersion, node: process.version, cores: availableParallelism(), at: new Date().toISOString(), measurements }, null, 2)}\n`)
+  writeFileSync(
+    out,
+    `${JSON.stringify({ tool: packageVersion, node: process.version, cores: availableParallelism(), at: new Date().toISOString(), measurements, startup, cpu }, null, 2)}\n`,
+  )
   process.stdout.write(`Figures written to ${out}\n`)
   return measurements.every((m) => m.exitCode === 0) ? 0 : 1
 }

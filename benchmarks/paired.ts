@@ -1,0 +1,87 @@
+/**
+ * The paired benchmark of a request's CPU: in one process tree, the command's full run and a raw undici loop
+ * (raw-loop.ts) send the same requests, the run's own, recorded by the target, to the same target, a server in
+ * this process (not the embedded reference inside the measured one). Each child measures its CPU itself
+ * (cpu-meter.ts); start-up, the CPU before the first request, is taken off, so the figure is what each request
+ * costs: sending, reading, judging, and for the command the reports at the end. Pairs alternate which goes first.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { packageRoot } from '../lib/spec/package-root.js'
+import { PetStore } from '../reference/pet-store.js'
+import { startVariant } from '../variants/variant.js'
+import { type MeasuredChild, median, runMeasured } from './child-process.js'
+import type { RecordedRequestLine } from './raw-loop.js'
+
+export interface PairedFigures {
+  pairs: number
+  requests: number
+  /** CPU ms per request of the command's full run, start-up taken off (median of the pairs). */
+  suiteCpuPerRequestMs: number
+  /** Of which, the CPU after the last answer (the verdicts and the reports), per request. */
+  suiteReportsCpuPerRequestMs: number
+  /** CPU ms per request of the raw loop, start-up taken off (median of the pairs). */
+  rawCpuPerRequestMs: number
+  ratio: number
+  /** CPU ms of the command before its first request (median). */
+  suiteStartupCpuMs: number
+}
+
+const perRequest = (child: MeasuredChild) => (child.cpu.totalCpuMs - child.cpu.startupCpuMs) / Math.max(1, child.cpu.requests)
+
+export async function measurePaired(apiKey: string, concurrency: number, pairs = 3): Promise<PairedFigures> {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-paired-'))
+  const suite: MeasuredChild[] = []
+  const raw: MeasuredChild[] = []
+  try {
+    for (let pair = 0; pair < pairs; pair++) {
+      const target = await startVariant(undefined, { apiKey, store: new PetStore() })
+      try {
+        const runSuite = async () => {
+          const child = await runMeasured(
+            [
+              join(packageRoot, 'dist/cli/main.js'),
+              '--base-url',
+              target.baseUrl,
+              '--profile',
+              'full',
+              '--seed',
+              '7',
+              '--concurrency',
+              String(concurrency),
+              '--report-dir',
+              join(folder, `reports-${pair}`),
+            ],
+            { PETSTORE_API_KEY: apiKey },
+          )
+          if (child.code !== 0) throw new Error(`the full run against the reference ended with exit ${child.code}: ${child.stderr.slice(-500)}`)
+          suite.push(child)
+          const lines: RecordedRequestLine[] = target.requests.map(({ method, url, headers, body }) => ({ method, url, headers, ...(body !== undefined ? { body } : {}) }))
+          writeFileSync(join(folder, `requests-${pair}.json`), JSON.stringify(lines))
+        }
+        const runRaw = async () => {
+          raw.push(await runMeasured([join(packageRoot, 'dist/benchmarks/raw-loop.js'), join(folder, `requests-${pair}.json`), target.baseUrl, String(concurrency)]))
+        }
+        // The raw loop replays the run's own requests, so the run goes first; the next pair starts on a fresh target.
+        await runSuite()
+        await runRaw()
+      } finally {
+        await target.close()
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
+  const suiteCpuPerRequestMs = median(suite.map(perRequest))
+  const rawCpuPerRequestMs = median(raw.map(perRequest))
+  return {
+    pairs,
+    requests: median(suite.map((child) => child.cpu.requests)),
+    suiteCpuPerRequestMs,
+    suiteReportsCpuPerRequestMs: median(suite.map((child) => (child.cpu.totalCpuMs - child.cpu.lastAnswerCpuMs) / Math.max(1, child.cpu.requests))),
+    rawCpuPerRequestMs,
+    ratio: suiteCpuPerRequestMs / rawCpuPerRequestMs,
+    suiteStartupCpuMs: median(suite.map((child) => child.cpu.startupCpuMs)),
+  }
+}
