@@ -143,13 +143,18 @@ export function parseJson(text: string): JsonParseResult {
   try {
     return { ok: true, value: numbersAsWritten(JSON.parse(text), scan) }
   } catch {
-    return parseLosslessly(text)
+    return readLosslessly(text)
   }
 }
 
 /** lossless-json's reading of the text: the reference parseJson agrees with (self-tests hold the two together). */
 export function parseLosslessly(text: string): JsonParseResult {
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
+  return readLosslessly(text)
+}
+
+/** lossless-json's reading of a text whose nesting is already known to be within the bound. */
+function readLosslessly(text: string): JsonParseResult {
   try {
     return { ok: true, value: parse(text, flattenStrings, (digits) => new JsonNumber(digits)) as JsonValue }
   } catch (error) {
