@@ -89,6 +89,11 @@ export const hostileBehaviours = {
     response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
     response.end(gzipSync(PETS))
   }) as Misbehaviour,
+  /** A plain JSON list labelled Content-Encoding: gzip: the answer comes, and cannot be decoded. */
+  mislabelledGzip: ((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+    response.end(PETS)
+  }) as Misbehaviour,
   /** Arrays nested 400,000 deep (a body under the default cap of 1 MiB). */
   deepNesting: ((_request, response) => answer(response, 'application/json', `${'['.repeat(400_000)}${']'.repeat(400_000)}`)) as Misbehaviour,
   /** A pet whose id is a number of a million digits (a body just under the default cap of 1 MiB). */

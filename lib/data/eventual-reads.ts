@@ -87,7 +87,8 @@ export async function readWithinWindow({
   const schedule = log.missing.length > 0 ? [] : backoffSchedule(windowMs)
   for (const wait of schedule) {
     if (found(exchange)) break
-    if (stop?.aborted) break
+    // A read that was not sent (its operation given up, or the run stopped) will not be sent again: waiting out the window would only stretch the run.
+    if (stop?.aborted || exchange.failure?.notSent) break
     await sleep(wait)
     exchange = await read()
     reads += 1
@@ -95,6 +96,7 @@ export async function readWithinWindow({
   const ok = found(exchange)
   const waitedMs = Math.round(performance.now() - started)
   if (ok && reads > 1) log.lags.push({ what, ms: waitedMs, reads })
-  if (!ok && missIsEvidence) log.missing.push(what)
+  // A read never sent shows nothing of the store: it is no evidence that the target loses pets.
+  if (!ok && missIsEvidence && !exchange.failure?.notSent) log.missing.push(what)
   return { exchange, found: ok, reads, waitedMs, windowMs, windowSpent: schedule.length === 0 && windowMs > 0 }
 }

@@ -105,6 +105,8 @@ export interface RecordedRequest {
 export interface TransportFailure {
   kind: TransportFailureKind
   message: string
+  /** Nothing went out: the operation was given up, or the run stopped while the request waited for its place. */
+  notSent?: true
 }
 
 export interface Attempt {
@@ -196,7 +198,7 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
     }
   }
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
-  if (error instanceof BodyDecodingFailed) return { kind: 'connection', message: error.message }
+  if (error instanceof BodyDecodingFailed) return { kind: 'undecodable', message: error.message }
   if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'connection', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
   const name = error instanceof Error ? error.name : ''
   const cause = (error as { cause?: { code?: string } } | undefined)?.cause
@@ -317,7 +319,7 @@ export class HttpClient {
       const spanId = this.options.traceId ? newSpanId() : undefined
       recorded.headers = this.headersFor(request.headers, spanId)
       const outcome = await this.attempt(id, recorded, operation, spanId, fresh)
-      if ('skipped' in outcome) return ended({ failure: outcome.skipped })
+      if ('skipped' in outcome) return ended({ failure: { ...outcome.skipped, notSent: true } })
       const canRetry = attempt < this.options.maxRetries
       const retried = (wait: number, what: Omit<Attempt, 'waitedMs'>) => {
         retries.push({ ...what, waitedMs: wait })

@@ -12,12 +12,13 @@ export interface RecordedResponse {
 }
 
 /**
- * `unreachable`: no connection could be made at all (refused, unknown host); `connection`: it broke on the way
- * (reset, closed); `cut`: aborted because another request to the same operation timed out; `stopped`: the
- * run's deadline or a cancel ended it.
+ * Why an attempt got no usable answer. `unreachable`: no connection could be made at all (refused, unknown host);
+ * `connection`: it broke on the way (reset, closed); `undecodable`: the answer came, but its body could not be
+ * decoded as its Content-Encoding says (not retried: the target would send the same again); `dropped`: no answer
+ * because the target closed the connection the request was sent on, right after an earlier answer; `cut`: aborted
+ * because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it.
  */
-/** `dropped`: no answer because the target closed the connection the request was sent on, right after an earlier answer. */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'dropped' | 'tls' | 'stopped' | 'cut'
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'undecodable' | 'dropped' | 'tls' | 'stopped' | 'cut'
 
 export interface AttemptRecord {
   /** The exchange this attempt belongs to (Exchange.id). */

@@ -69,6 +69,15 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     expect(failuresOf(outcome, 'listPets/returns-pets')).toEqual([])
   })
 
+  test('plain JSON labelled gzip fails the list with a message that names the decoding, and is not read again: the target would send the same', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(hostileBehaviours.mislabelledGzip, onTestFinished)
+    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/returns-pets', '--quiet'], WITH_KEY)
+    expect(outcome.code).toBe(1)
+    expect(failuresOf(outcome, 'listPets/returns-pets').join('\n')).toMatch(/the gzip body cannot be decoded/)
+    const lists = outcome.results?.requirements.find((result) => result.id === 'listPets/returns-pets')
+    expect(lists?.retried ?? []).toEqual([])
+  })
+
   test('a redirect to another origin is never followed, and the key never goes there; the redirect is judged as the answer it is', async ({ onTestFinished }) => {
     const elsewhere = await startMisbehavingServer(behaviours.ok, onTestFinished)
     const server = await startMisbehavingServer(redirectsTo(`${elsewhere.baseUrl}/pets`), onTestFinished)

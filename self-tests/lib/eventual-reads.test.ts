@@ -70,4 +70,30 @@ describe('reads of created pets within the consistency window (policy §2, consi
     const next = readsFinding(2)
     expect(await readWithinWindow({ windowMs: 200, what: 'GET /pets/3', read: next.read, found: next.found, log })).toMatchObject({ found: true, reads: 2 })
   })
+
+  test('a read that was not sent (its operation given up, or the run stopped) ends the wait at once, and is no evidence of a lost pet', async () => {
+    const log = new LagLog()
+    let calls = 0
+    let slept = 0
+    const notSent = async () => {
+      calls += 1
+      return {
+        id: calls,
+        failure: { kind: 'timeout', message: 'GET /pets/{id} did not answer within 10 s, twice in a row: not sent again', notSent: true },
+      } as unknown as OperationExchange
+    }
+    const sleep = async () => {
+      slept += 1
+    }
+    const read = await readWithinWindow({ windowMs: 5_000, what: 'GET /pets/9', read: notSent, found: (exchange) => exchange.response?.status === 200, log, sleep })
+    expect(read).toMatchObject({ found: false, reads: 1 })
+    expect({ calls, slept }).toEqual({ calls: 1, slept: 0 })
+    expect(log.missing).toEqual([])
+    // A read that was sent and went unanswered is still read again within the window.
+    const answeredLate = readsFinding(3)
+    expect(await readWithinWindow({ windowMs: 5_000, what: 'GET /pets/10', read: answeredLate.read, found: answeredLate.found, log, sleep })).toMatchObject({
+      found: true,
+      reads: 3,
+    })
+  })
 })

@@ -1,12 +1,18 @@
 /** Faults of what every answer must be: Error bodies that are almost right, media types, server errors. */
 import { isJsonObject, JsonNumber } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant } from '../variant.js'
+import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader } from '../variant.js'
 
 const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>) =>
   mapAnswers((answer) => (answer.status >= 400 ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
 
 export const errorsAndResponsesFaults: Variant[] = [
+  {
+    name: 'plain-json-labelled-gzip',
+    description: 'every answer says Content-Encoding: gzip, but its body is the plain JSON',
+    catches: ['listPets/returns-pets', 'responses/json-content-type'],
+    wrap: mapAnswers((answer) => withHeader(answer, 'content-encoding', 'gzip')),
+  },
   {
     name: 'error-without-status',
     description: 'Error bodies lack the status field',

@@ -9,6 +9,12 @@ const petIdOf = (path: string) => decodeURIComponent(path.slice('/pets/'.length)
 
 export const getPetFaults: Variant[] = [
   {
+    name: 'getPet-never-answers',
+    description: 'GET /pets/{petId} never answers: the request is read and the connection held open, nothing is sent',
+    catches: ['getPet/returns-pet'],
+    wrap: (reference) => async (request) => (isGetPet(request) ? new Promise<never>(() => {}) : reference(request)),
+  },
+  {
     name: 'getPet-404-above-id-50',
     description: 'GET /pets/{petId} answers 404 for every id above 50 (shows only with more than 50 pets)',
     catches: ['getPet/returns-pet', 'createPet/round-trip-get'],
