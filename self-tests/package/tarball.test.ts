@@ -18,6 +18,7 @@ import { packageRoot, packageVersion } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
+import { until } from '../helpers/until.js'
 
 const run = promisify(execFile)
 
@@ -326,6 +327,8 @@ export default class OutcomeReporter {
       PETSTORE_BASE_URL: server.baseUrl,
       PETSTORE_API_KEY: API_KEY,
       PETSTORE_REPORT_DIR: reportDir,
+      // A hanging target and a minute per request: a step that did not pass the cancel on would wait minutes.
+      PETSTORE_TIMEOUT_MS: '60000',
       CI: 'true',
     })
     // After the test above, this is the action's second use in the same job: the package is installed already, and npm is skipped.
@@ -340,12 +343,13 @@ export default class OutcomeReporter {
       errors += chunk.toString()
     })
     const ended = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)))
-    while (!/^Seed: /m.test(output)) await new Promise((resolve) => setTimeout(resolve, 25))
+    await until(() => /^Seed: /m.test(output))
     const signalled = Date.now()
     // The runner signals the step's own process, not its children: the script must pass the signal on.
     step.kill('SIGTERM')
     expect(await ended).toBe(3)
-    expect(Date.now() - signalled).toBeLessThan(2_000)
+    // Seconds, where a signal not passed on would leave the command waiting out its one-minute timeouts.
+    expect(Date.now() - signalled).toBeLessThan(20_000)
     expect(readFileSync(outputs, 'utf8')).toMatch(/^verdict=NO VERDICT\nexit-code=3\n/)
     expect(JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')).stopReason).toBe('cancelled')
     expect(errors.includes('is installed already in this job')).toBe(installedBefore)
