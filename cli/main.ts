@@ -5,7 +5,8 @@
  * flight end, the reports are written with what was decided, exit 3. A second signal exits at once.
  * The suite (every check, the embedded reference) is loaded only when a run starts.
  */
-import { EXIT, runCommand } from '../lib/run/command.js'
+import { runCommandWithFleet } from '../lib/fleet/fleet-command.js'
+import { EXIT } from '../lib/run/command.js'
 
 const cancel = new AbortController()
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -19,7 +20,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-process.exitCode = await runCommand(
+process.exitCode = await runCommandWithFleet(
   async () => (await import('../entry-points/suite.js')).petstoreSuite,
   { argv: process.argv.slice(2), env: process.env, cwd: process.cwd() },
   {

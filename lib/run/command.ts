@@ -58,7 +58,7 @@ function validUrl(text: string | undefined): string | undefined {
 }
 
 /** A configuration error still leaves results.json, summary.md and junit.xml where the reports were to go, saying why the run stopped. */
-async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): Promise<void> {
+export async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): Promise<void> {
   if (error.reportDir === undefined) return
   const [{ assembleRun }, { writeReports }, { createRunRedactor }] = await Promise.all([
     import('./assemble-run.js'),

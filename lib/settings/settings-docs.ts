@@ -32,6 +32,10 @@ Options (each also read from the environment variable shown, then from .env):
 ${settingLines.join('\n')}
 ${COMMAND_SWITCHES.map(([flag, help]) => `  ${flag.padEnd(24)} ${help}`).join('\n')}
 
+Many targets (docs/fleet.md):
+  petstore-conformance --targets fleet.yaml [--shard k/n] [--seed N] [--targets-in-flight 4] [--report-dir reports]
+  petstore-conformance merge <report folders of the shards> --report-dir <out>
+
 ${EXIT_CODES_TEXT}`
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The command with its fleet verbs (cli/main.ts binds this to the process); any other arguments go to the
+ * command of one run (lib/run/command.ts):
+ *
+ *   petstore-conformance --targets fleet.yaml [--shard k/n] [--report-dir reports] [--seed N] [--targets-in-flight 4]
+ *   petstore-conformance merge <report folders…> --report-dir <out>
+ *
+ * Every other setting comes from the fleet file (its defaults, then each target's own) or from PETSTORE_*
+ * variables under them. The exit code is the worst of the targets' (see fleet-report.ts).
+ */
+import { randomInt } from 'node:crypto'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type CommandSources, runCommand, type SuiteSource } from '../run/command.js'
+import { ConfigError } from '../run/config.js'
+import type { RunOptions } from '../run/run-conformance.js'
+import type { RunIo } from '../run/run-session.js'
+import type { ConformanceSuite } from '../run/suite.js'
+import type { FleetReport } from './fleet-report.js'
+
+type FleetCommandSources = Required<CommandSources>
+
+/**
+ * `merge …` and `--targets …` are the fleet's; everything else is one run. The fleet's modules (and the YAML
+ * reader) are loaded only for its verbs, so --version and --help answer as quickly as before.
+ */
+export async function runCommandWithFleet(suiteSource: SuiteSource, sources: CommandSources, io: RunIo, options: Pick<RunOptions, 'cancel'> = {}): Promise<number> {
+  const fleetSources = { ...sources, today: sources.today ?? (() => new Date()) }
+  if (sources.argv[0] === 'merge') return mergeCommand(fleetSources, io)
+  if (sources.argv.some((arg) => arg === '--targets' || arg.startsWith('--targets='))) {
+    const suite = async () => (typeof suiteSource === 'function' ? await suiteSource() : suiteSource)
+    return fleetCommand(suite, fleetSources, io, options.cancel)
+  }
+  return runCommand(suiteSource, sources, io, options)
+}
+
+function wholeNumber(text: string | undefined, flag: string, fallback: number, max: number): number {
+  if (text === undefined) return fallback
+  const value = Number(text)
+  if (!/^\d+$/.test(text) || value < 1 || value > max) throw new ConfigError([`${flag} ${text}: expected a whole number from 1 to ${max}`])
+  return value
+}
+
+function summarise(report: FleetReport, reportDir: string, io: RunIo): number {
+  const drift = report.requirements.filter((row) => row.drift.length > 0).length
+  io.out(`Fleet: ${report.targets.length} targets, ${report.targets.filter((target) => target.exitCode === 0).length} conformant, ${drift} requirements drift`)
+  io.out(`Fleet report: ${resolve(reportDir, 'fleet.json')}, ${resolve(reportDir, 'fleet.md')}`)
+  io.out(`Exit ${report.exitCode} (the worst of the targets')`)
+  return report.exitCode
+}
+
+async function answering(io: RunIo, work: () => Promise<number>): Promise<number> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof ConfigError || (error instanceof Error && 'code' in error && error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+      io.err(`${error.message}\n\nRun with --help for the options.`)
+      return 2
+    }
+    throw error
+  }
+}
+
+function fleetCommand(suite: () => Promise<ConformanceSuite>, sources: FleetCommandSources, io: RunIo, cancel?: AbortSignal): Promise<number> {
+  return answering(io, async () => {
+    const { values } = parseArgs({
+      args: [...sources.argv],
+      options: {
+        targets: { type: 'string' },
+        shard: { type: 'string' },
+        'report-dir': { type: 'string' },
+        seed: { type: 'string' },
+        'targets-in-flight': { type: 'string' },
+      },
+      strict: true,
+    })
+    const { parseShard, readFleetFile, shardOf } = await import('./fleet-file.js')
+    const all = readFleetFile(resolve(sources.cwd, values.targets ?? ''))
+    const targets = values.shard === undefined ? all : shardOf(all, parseShard(values.shard))
+    const seed = values.seed === undefined ? randomInt(0, 2 ** 31 - 1) : wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1)
+    const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
+    const inFlight = wholeNumber(values['targets-in-flight'], '--targets-in-flight', 4, 64)
+    io.out(`Fleet: ${targets.length} of ${all.length} targets${values.shard ? ` (shard ${values.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
+    const { runFleet } = await import('./fleet-run.js')
+    const report = await runFleet(await suite(), targets, {
+      reportDir,
+      seed,
+      inFlight,
+      env: sources.env,
+      cwd: sources.cwd,
+      today: sources.today,
+      io,
+      ...(cancel ? { cancel } : {}),
+    })
+    return summarise(report, reportDir, io)
+  })
+}
+
+function mergeCommand(sources: FleetCommandSources, io: RunIo): Promise<number> {
+  return answering(io, async () => {
+    const { values, positionals } = parseArgs({ args: sources.argv.slice(1), options: { 'report-dir': { type: 'string' } }, allowPositionals: true, strict: true })
+    const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
+    const { mergeFleet } = await import('./fleet-run.js')
+    const report = await mergeFleet(
+      positionals.map((input) => resolve(sources.cwd, input)),
+      reportDir,
+    )
+    return summarise(report, reportDir, io)
+  })
+}

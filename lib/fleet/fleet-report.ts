@@ -1,0 +1,132 @@
+/**
+ * The fleet report: every target's verdict on every requirement, from the targets' own results.json, with the
+ * targets that differ from the majority on a requirement ("drift") first. A fleet run and a merge of its shards
+ * build it with the same function from the same files, so both give the same report.
+ */
+
+import type { Verdict } from '../judging/verdicts.js'
+import type { RunResult } from '../reports/run-result.js'
+import type { Level } from '../spec/catalogue.js'
+
+export interface FleetTargetEntry {
+  name: string
+  baseUrl: string
+  /** The target's headline: CONFORMANT, NON-CONFORMANT, NOT PROVEN or NO VERDICT. */
+  verdict: string
+  exitCode: number
+  /** Why its run stopped before judging (exit 2 or 3). */
+  stopReason?: string
+  /** Its reports, relative to the fleet report's folder. */
+  results: string
+  report: string
+  summary: RunResult['summary']
+}
+
+export interface FleetRequirementRow {
+  id: string
+  level: Level
+  /** Each target's verdict, by name. */
+  verdicts: Record<string, Verdict>
+  /** The verdict most targets have (the first in name order on a tie). */
+  majority: Verdict
+  /** The targets whose verdict is not the majority's. */
+  drift: string[]
+}
+
+export interface FleetReport {
+  formatVersion: 1
+  tool: { name: string; version: string }
+  /** The version of the interface the suite judges (schemas/openapi.json). */
+  specVersion: string
+  /** The worst of the targets' exit codes: a set-up mistake (2), then no verdict (3), then a failure (1). */
+  exitCode: number
+  targets: FleetTargetEntry[]
+  requirements: FleetRequirementRow[]
+}
+
+/** Exit codes from best to worst: a set-up mistake must never read as a verdict, so it outranks all. */
+const SEVERITY = [0, 1, 3, 2]
+
+export function worstExitCode(codes: readonly number[]): number {
+  return codes.reduce((worst, code) => (SEVERITY.indexOf(code) > SEVERITY.indexOf(worst) ? code : worst), 0)
+}
+
+function majorityOf(verdicts: readonly Verdict[]): Verdict {
+  const counts = new Map<Verdict, number>()
+  for (const verdict of verdicts) counts.set(verdict, (counts.get(verdict) ?? 0) + 1)
+  let best: Verdict = verdicts[0] ?? 'untestable'
+  for (const [verdict, count] of counts) if (count > (counts.get(best) ?? 0)) best = verdict
+  return best
+}
+
+export function buildFleetReport(runs: ReadonlyArray<{ name: string; result: RunResult }>, specVersion: string): FleetReport {
+  const sorted = [...runs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const targets = sorted.map(({ name, result }) => ({
+    name,
+    baseUrl: result.target.baseUrl,
+    verdict: result.headline.text,
+    exitCode: result.exitCode,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    results: `${name}/results.json`,
+    report: `${name}/report.html`,
+    summary: result.summary,
+  }))
+  const rows = new Map<string, FleetRequirementRow>()
+  for (const { name, result } of sorted) {
+    for (const requirement of result.requirements) {
+      const row = rows.get(requirement.id) ?? { id: requirement.id, level: requirement.level, verdicts: {}, majority: requirement.verdict, drift: [] }
+      row.verdicts[name] = requirement.verdict
+      rows.set(requirement.id, row)
+    }
+  }
+  const requirements = [...rows.values()].map((row) => {
+    const majority = majorityOf(Object.values(row.verdicts))
+    return {
+      ...row,
+      majority,
+      drift: Object.entries(row.verdicts)
+        .filter(([, verdict]) => verdict !== majority)
+        .map(([name]) => name),
+    }
+  })
+  // Drift first (most targets apart first), then the catalogue's order.
+  const order = new Map(requirements.map((row, index) => [row.id, index]))
+  requirements.sort((a, b) => b.drift.length - a.drift.length || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+  const tool = sorted[0]?.result.tool ?? { name: 'petstore-conformance', version: '' }
+  return { formatVersion: 1, tool, specVersion, exitCode: worstExitCode(targets.map((target) => target.exitCode)), targets, requirements }
+}
+
+const MARK: Record<Verdict, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  warn: '⚠️ warn',
+  inconclusive: '❔ inconclusive',
+  skipped: 'skipped',
+  info: 'ℹ️ info',
+  untestable: 'untestable',
+}
+
+/** The fleet as Markdown for a job summary: the targets, then the matrix of requirements × targets, drift first. */
+export function renderFleetMarkdown(report: FleetReport): string {
+  const lines = [`## Pet Store conformance: a fleet of ${report.targets.length} (exit ${report.exitCode})`, '', '| target | verdict | exit | reports |', '|---|---|---|---|']
+  for (const target of report.targets)
+    lines.push(
+      `| ${target.name} | ${target.verdict}${target.stopReason ? ` (${target.stopReason.replace(/\|/g, '\\|').replace(/\s+/g, ' ')})` : ''} | ${target.exitCode} | [report](${target.report}) |`,
+    )
+  const drifting = report.requirements.filter((row) => row.drift.length > 0)
+  lines.push(
+    '',
+    drifting.length > 0 ? `### Drift: ${drifting.length} requirements where targets differ from the majority` : '### No drift: every requirement has one verdict across the fleet',
+    '',
+  )
+  lines.push(`| requirement | ${report.targets.map((target) => target.name).join(' | ')} |`, `|---|${report.targets.map(() => '---').join('|')}|`)
+  for (const row of report.requirements) {
+    const cells = report.targets.map((target) => {
+      const verdict = row.verdicts[target.name]
+      if (verdict === undefined) return '—'
+      return row.drift.includes(target.name) ? `**${MARK[verdict]}**` : MARK[verdict]
+    })
+    lines.push(`| ${row.drift.length > 0 ? '**' : ''}${row.id}${row.drift.length > 0 ? '**' : ''} (${row.level}) | ${cells.join(' | ')} |`)
+  }
+  return `${lines.join('\n')}\n`
+}

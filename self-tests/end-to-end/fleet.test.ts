@@ -1,0 +1,172 @@
+/**
+ * A fleet: many targets judged by one run, or by shards on many machines and one merge. Six local targets (the
+ * reference, three faults, a conformant look-alike, and one nobody answers) give the same fleet report both ways.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { petstoreSuite } from '../../entry-points/suite.js'
+import { runCommandWithFleet } from '../../lib/fleet/fleet-command.js'
+import { parseFleet, parseShard, shardOf } from '../../lib/fleet/fleet-file.js'
+import type { FleetReport } from '../../lib/fleet/fleet-report.js'
+import { targetSeed } from '../../lib/fleet/fleet-run.js'
+import { faults } from '../../variants/faults/index.js'
+import { lookAlikes } from '../../variants/look-alikes.js'
+import type { Variant } from '../../variants/variant.js'
+import { API_KEY, startTarget, type Target } from '../helpers/targets.js'
+
+const variant = (name: string): Variant => {
+  const found = [...faults, ...lookAlikes].find((candidate) => candidate.name === name)
+  if (!found) throw new Error(`no variant ${name}`)
+  return found
+}
+const FLEET = [
+  { name: 'eu-reference' },
+  { name: 'us-limit-off-by-one', variant: variant('limit-off-by-one') },
+  { name: 'us-name-trimmed', variant: variant('name-trimmed') },
+  { name: 'ap-key-in-x-api-key', variant: variant('key-accepted-in-x-api-key') },
+  { name: 'ap-gzip', variant: variant('gzip-encoded-answers') },
+]
+
+/** A loopback port nobody listens on: taken from the OS, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+function fleetFile(folder: string, targets: readonly Target[], unreachablePort: number): string {
+  const lines = ['defaults:', '  profile: full', '  numRuns: 3', '  sequences: 1', '  timeoutMs: 2000', 'targets:']
+  for (const [index, entry] of FLEET.entries()) lines.push(`  - name: ${entry.name}`, `    baseUrl: ${targets[index]?.baseUrl}`, '    apiKeyEnv: FLEET_KEY')
+  lines.push('  - name: eu-unreachable', `    baseUrl: http://127.0.0.1:${unreachablePort}/v1`, '    apiKeyEnv: FLEET_KEY', '    profile: smoke')
+  const file = join(folder, 'fleet.yaml')
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  return file
+}
+
+async function command(argv: string[], cwd: string): Promise<{ code: number; out: string }> {
+  const lines: string[] = []
+  const code = await runCommandWithFleet(petstoreSuite, { argv, env: { FLEET_KEY: API_KEY }, cwd }, { out: (line) => lines.push(line), err: (line) => lines.push(line) })
+  return { code, out: lines.join('\n') }
+}
+
+/** The report with each target's base URL left out: the two ways judge the same targets served on other ports. */
+function withoutPorts(report: FleetReport): unknown {
+  return { ...report, targets: report.targets.map(({ baseUrl: _port, ...target }) => target) }
+}
+
+const readFleet = (folder: string): FleetReport => JSON.parse(readFileSync(join(folder, 'fleet.json'), 'utf8'))
+
+describe('a fleet file', () => {
+  test('names each target once, with the variable that holds its key, never the key; defaults apply under each target', () => {
+    const targets = parseFleet(
+      'defaults:\n  profile: full\ntargets:\n  - name: a\n    baseUrl: http://127.0.0.1:1/v1\n    apiKeyEnv: KEY_A\n    profile: smoke\n  - name: b\n    baseUrl: http://127.0.0.1:2/v1\n    apiKeyEnv: KEY_B\n',
+      'f.yaml',
+    )
+    expect(targets.map((target) => [target.name, target.settings.profile])).toEqual([
+      ['a', 'smoke'],
+      ['b', 'full'],
+    ])
+    const refused = () =>
+      parseFleet('targets:\n  - name: a\n    baseUrl: nope\n    apiKey: s3cr3t-key\n  - name: A\n    baseUrl: http://h/v1\n    apiKeyEnv: K\n    colour: red\n', 'f.yaml')
+    expect(refused).toThrow(
+      /baseUrl must be a URL[\s\S]*apiKeyEnv must name[\s\S]*apiKey is not read from a fleet file[\s\S]*the name A is used twice[\s\S]*colour is not a setting/,
+    )
+    // The key written in the file by mistake is not repeated in the message.
+    expect(refused).not.toThrow(/s3cr3t/)
+  })
+
+  test('shards: each target in exactly one of n slices, slices within one of each other in size, and k/n read strictly', () => {
+    const targets = Array.from({ length: 20 }, (_, index) => index)
+    for (const count of [1, 3, 7, 20, 25]) {
+      const slices = Array.from({ length: count }, (_, index) => shardOf(targets, { index: index + 1, count }))
+      expect(slices.flat().sort((a, b) => a - b)).toEqual(targets)
+      const sizes = slices.map((slice) => slice.length)
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1)
+    }
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 })
+    for (const bad of ['0/3', '4/3', '1/0', 'a/b', '1']) expect(() => parseShard(bad)).toThrow(/expected k\/n/)
+  })
+
+  test('each target gets a seed of its own from the fleet seed, the same in every shard', () => {
+    expect(targetSeed(7, 'eu')).toBe(targetSeed(7, 'eu'))
+    expect(targetSeed(7, 'eu')).not.toBe(targetSeed(7, 'us'))
+    expect(targetSeed(7, 'eu')).not.toBe(targetSeed(8, 'eu'))
+  })
+})
+
+describe('six targets, one run or three shards and a merge', () => {
+  test('give the same fleet report: every verdict, the worst exit code, the unreachable target as 3 and not a crash', async () => {
+    const unreachablePort = await closedPort()
+    const serve = () => Promise.all(FLEET.map((entry) => startTarget({ pets: 110, ...(entry.variant ? { variant: entry.variant } : {}) })))
+    const oneRunTargets = await serve()
+    const shardTargets = await serve()
+    try {
+      const oneRun = mkdtempSync(join(tmpdir(), 'petstore-fleet-'))
+      const whole = await command(['--targets', fleetFile(oneRun, oneRunTargets, unreachablePort), '--seed', '7', '--report-dir', join(oneRun, 'reports')], oneRun)
+      expect(whole.code, whole.out).toBe(3)
+
+      const sharded = mkdtempSync(join(tmpdir(), 'petstore-shards-'))
+      const file = fleetFile(sharded, shardTargets, unreachablePort)
+      const shards = await Promise.all(
+        ['1/3', '2/3', '3/3'].map((shard, index) => command(['--targets', file, '--shard', shard, '--seed', '7', '--report-dir', join(sharded, `shard-${index + 1}`)], sharded)),
+      )
+      expect(shards.map((shard) => readFleet(join(sharded, `shard-${shards.indexOf(shard) + 1}`)).targets.length)).toEqual([2, 2, 2])
+      const merged = await command(['merge', 'shard-1', 'shard-2', 'shard-3', '--report-dir', 'merged'], sharded)
+      expect(merged.code, merged.out).toBe(3)
+
+      const fromOneRun = readFleet(join(oneRun, 'reports'))
+      const fromShards = readFleet(join(sharded, 'merged'))
+      expect(withoutPorts(fromShards)).toEqual(withoutPorts(fromOneRun))
+      expect(Object.fromEntries(fromOneRun.targets.map((target) => [target.name, target.exitCode]))).toEqual({
+        'ap-gzip': 0,
+        'ap-key-in-x-api-key': 1,
+        'eu-reference': 0,
+        'eu-unreachable': 3,
+        'us-limit-off-by-one': 1,
+        'us-name-trimmed': 1,
+      })
+      expect(fromOneRun.targets.find((target) => target.name === 'eu-unreachable')?.stopReason).toMatch(/unreachable/)
+      // Drift: the requirement a fault breaks differs from the majority on that target alone, and comes first.
+      const limit = fromOneRun.requirements.find((row) => row.id === 'listPets/limit-max-100')
+      expect(limit?.drift).toContain('us-limit-off-by-one')
+      expect(fromOneRun.requirements[0]?.drift.length).toBeGreaterThan(0)
+      const markdown = readFileSync(join(sharded, 'merged', 'fleet.md'), 'utf8')
+      expect(markdown).toMatch(/^## Pet Store conformance: a fleet of 6 \(exit 3\)/)
+      expect(markdown).toContain('[report](us-limit-off-by-one/report.html)')
+      // Each target's own reports are in the merged folder, as a fleet run leaves them.
+      expect(JSON.parse(readFileSync(join(sharded, 'merged', 'eu-reference', 'results.json'), 'utf8')).headline.text).toBe('CONFORMANT')
+
+      // A merge never counts a target twice.
+      const twice = await command(['merge', 'shard-1', 'shard-1', '--report-dir', 'twice'], sharded)
+      expect(twice.code).toBe(2)
+      expect(twice.out).toMatch(/is in .*shard-1.* and in .*shard-1.*: a target is counted once/)
+    } finally {
+      await Promise.all([...oneRunTargets, ...shardTargets].map((target) => target.close()))
+    }
+  })
+
+  test('a merge refuses the runs of another suite version, with a message that says so', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-fleet-old-'))
+    const old = join(folder, 'old')
+    mkdirSync(join(old, 'eu'), { recursive: true })
+    writeFileSync(
+      join(old, 'fleet.json'),
+      JSON.stringify({
+        formatVersion: 1,
+        tool: { name: 'petstore-conformance', version: '0.0.1' },
+        specVersion: '1.0.0',
+        exitCode: 0,
+        targets: [{ name: 'eu' }],
+        requirements: [],
+      }),
+    )
+    const merged = await command(['merge', 'old', '--report-dir', 'out'], folder)
+    expect(merged.code).toBe(2)
+    expect(merged.out).toMatch(/was judged by petstore-conformance 0\.0\.1; this is .*: run every shard with one version/)
+  })
+})
