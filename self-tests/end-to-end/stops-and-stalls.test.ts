@@ -10,11 +10,12 @@ import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
-import { runConformance } from '../../entry-points/index.js'
+import { type ConformanceOptions, runConformance } from '../../entry-points/index.js'
 import type { Check } from '../../lib/checks/check.js'
 import { alarmLine, type StallAlarm, watchStalls } from '../../lib/checks/watchdog.js'
 import { HttpClient } from '../../lib/http/client.js'
 import { renderHtml } from '../../lib/reports/html.js'
+import type { RunResult } from '../../lib/reports/run-result.js'
 import { renderSummaryMarkdown } from '../../lib/reports/summary-md.js'
 import { writeAtomically } from '../../lib/reports/write-reports.js'
 import { assembleRun } from '../../lib/run/assemble-run.js'
@@ -24,7 +25,7 @@ import { behaviours, listsDrip, listsHugeAndSlow, type Misbehaviour, notFound, r
 import { lookAlikes } from '../../variants/look-alikes.js'
 import { lagsBehindWrites, type Variant } from '../../variants/variant.js'
 import { type CliOutcome, runCli } from '../helpers/run-cli.js'
-import { API_KEY, startTarget } from '../helpers/targets.js'
+import { API_KEY, startTarget, type Target } from '../helpers/targets.js'
 import { until } from '../helpers/until.js'
 
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
@@ -239,6 +240,21 @@ const LONG_TIMEOUT_MS = 60_000
 /** Far under the long timeouts an uncancelled run waits out, and far over the 2 s a cancel takes. */
 const ENDS_BY_ITS_CANCEL_MS = 20_000
 
+/** A full run through the typed API, cancelled once `when` holds: it ends at once, exit 3, "cancelled", each undecided check saying so. */
+async function cancelledTypedRun(target: Target, options: ConformanceOptions, when: () => boolean): Promise<RunResult> {
+  const cancel = new AbortController()
+  const running = runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', signal: cancel.signal, ...options })
+  await until(when)
+  const cancelledAt = Date.now()
+  cancel.abort()
+  const results = await running
+  expect(Date.now() - cancelledAt).toBeLessThan(ENDS_BY_ITS_CANCEL_MS)
+  expect(results.exitCode).toBe(3)
+  expect(results.stopReason).toBe('cancelled')
+  expect(results.requirements.flatMap((result) => result.reasons).join('\n')).toMatch(/run cancelled before this check finished/)
+  return results
+}
+
 describe.concurrent('signals', () => {
   test('SIGTERM mid-run: exit 3 at once, all four reports, what was decided kept, everything else "run cancelled"', async ({ onTestFinished }) => {
     const target = await startTarget({ pets: 110, variant: answersThenHangs(ANSWERED_BEFORE_THE_HANG) })
@@ -265,31 +281,13 @@ describe.concurrent('signals', () => {
       variant: { name: 'lists-lag-a-minute', description: 'lists show a pet a minute after it was created', wrap: lagsBehindWrites(0, LONG_TIMEOUT_MS) },
     })
     onTestFinished(() => target.close())
-    const cancel = new AbortController()
-    const running = runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', signal: cancel.signal, consistencyWindowMs: LONG_TIMEOUT_MS })
-    await until(() => target.requests.some((request) => request.method === 'POST'))
-    const cancelledAt = Date.now()
-    cancel.abort()
-    const results = await running
-    expect(Date.now() - cancelledAt).toBeLessThan(ENDS_BY_ITS_CANCEL_MS)
-    expect(results.exitCode).toBe(3)
-    expect(results.stopReason).toBe('cancelled')
-    expect(results.requirements.flatMap((result) => result.reasons).join('\n')).toMatch(/run cancelled before this check finished/)
+    await cancelledTypedRun(target, { consistencyWindowMs: LONG_TIMEOUT_MS }, () => target.requests.some((request) => request.method === 'POST'))
   })
 
   test('the typed API takes a cancel as an AbortSignal, while its checks run: exit 3 at once, "cancelled", what was decided kept', async ({ onTestFinished }) => {
     const target = await startTarget({ pets: 110, variant: answersThenHangs(ANSWERED_BEFORE_THE_HANG) })
     onTestFinished(() => target.close())
-    const cancel = new AbortController()
-    const running = runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', signal: cancel.signal, timeoutMs: LONG_TIMEOUT_MS })
-    await until(() => target.requests.length > ANSWERED_BEFORE_THE_HANG)
-    const cancelledAt = Date.now()
-    cancel.abort()
-    const results = await running
-    expect(Date.now() - cancelledAt).toBeLessThan(ENDS_BY_ITS_CANCEL_MS)
-    expect(results.exitCode).toBe(3)
-    expect(results.stopReason).toBe('cancelled')
-    expect(results.requirements.flatMap((result) => result.reasons).join('\n')).toMatch(/run cancelled before this check finished/)
+    const results = await cancelledTypedRun(target, { timeoutMs: LONG_TIMEOUT_MS }, () => target.requests.length > ANSWERED_BEFORE_THE_HANG)
     expect(results.requirements.map((result) => result.verdict)).toContain('pass')
   })
 
