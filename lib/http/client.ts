@@ -15,7 +15,7 @@ import PQueue from 'p-queue'
 import { Agent, type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
-import { DeadOperations } from './dead-operations.js'
+import { DeadOperations, isUnusable } from './dead-operations.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 import { tlsAlertOf } from './tls-alert.js'
@@ -199,7 +199,7 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
   }
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
   if (error instanceof BodyDecodingFailed) return { kind: 'undecodable', message: error.message }
-  if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'connection', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
+  if (error instanceof undiciErrors.HeadersOverflowError) return { kind: 'headers-too-large', message: `response headers over the cap of ${MAX_HEADER_BYTES} bytes` }
   const name = error instanceof Error ? error.name : ''
   const cause = (error as { cause?: { code?: string } } | undefined)?.cause
   const code = (error as { code?: string } | undefined)?.code ?? cause?.code ?? ''
@@ -228,7 +228,7 @@ export class HttpClient {
   /** Requests in flight within --concurrency, and started within --rate-limit. */
   private readonly queue: PQueue
   private readonly base: URL
-  private readonly dead = new DeadOperations()
+  private readonly dead = new DeadOperations(MAX_HEADER_BYTES)
   private readonly suspectGates = new Map<string, PQueue>()
   /** Headers every request starts from: the User-Agent, then the extra headers (names in lower case, so a request's own win). */
   private readonly baseHeaders: Record<string, string>
@@ -389,7 +389,7 @@ export class HttpClient {
         if (givenUp) return { skipped: givenUp }
         const sent = await this.once(exchangeId, recorded, operation, spanId, fresh)
         const kind = 'failure' in sent ? sent.failure.kind : undefined
-        if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, kind === 'timeout' || kind === 'body-too-large' ? kind : undefined)
+        if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, isUnusable(kind) ? kind : undefined)
         return sent
       }, queueOptions)
     try {

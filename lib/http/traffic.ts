@@ -14,11 +14,12 @@ export interface RecordedResponse {
 /**
  * Why an attempt got no usable answer. `unreachable`: no connection could be made at all (refused, unknown host);
  * `connection`: it broke on the way (reset, closed); `undecodable`: the answer came, but its body could not be
- * decoded as its Content-Encoding says (not retried: the target would send the same again); `dropped`: no answer
+ * decoded as its Content-Encoding says (not retried: the target would send the same again); `headers-too-large`: the
+ * answer's headers ran past the cap (not retried either); `dropped`: no answer
  * because the target closed the connection the request was sent on, right after an earlier answer; `cut`: aborted
  * because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it.
  */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'unreachable' | 'connection' | 'undecodable' | 'dropped' | 'tls' | 'stopped' | 'cut'
+export type TransportFailureKind = 'timeout' | 'body-too-large' | 'headers-too-large' | 'unreachable' | 'connection' | 'undecodable' | 'dropped' | 'tls' | 'stopped' | 'cut'
 
 export interface AttemptRecord {
   /** The exchange this attempt belongs to (Exchange.id). */

@@ -79,6 +79,18 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     expect(lists?.retried ?? []).toEqual([])
   })
 
+  test('headers over the cap are not read again (the target would send the same), and two in a row give the operation up', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(hostileBehaviours.headerFlood, onTestFinished)
+    const outcome = await runCli(['--base-url', server.baseUrl, '--quiet'], WITH_KEY)
+    expect(outcome.code).toBe(1)
+    expect(outcome.results?.requirements.find((result) => result.id === 'listPets/returns-pets')?.retried ?? []).toEqual([])
+    expect(failuresOf(outcome, 'listPets/limit-caps-size').join('\n')).toMatch(
+      /GET \/pets answered with headers over the cap of 65536 bytes, (twice|\d+ times) in a row: not sent again/,
+    )
+    // Every operation floods: each is given up after its first unusable answers, not read again and again with backoff.
+    expect(server.requests.length).toBeLessThan(40)
+  })
+
   test('a redirect to another origin is never followed, and the key never goes there; the redirect is judged as the answer it is', async ({ onTestFinished }) => {
     const elsewhere = await startMisbehavingServer(behaviours.ok, onTestFinished)
     const server = await startMisbehavingServer(redirectsTo(`${elsewhere.baseUrl}/pets`), onTestFinished)
