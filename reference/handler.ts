@@ -27,6 +27,23 @@ export function petBody(pet: StoredPet): Record<string, unknown> {
   return { ...pet.extra, id: pet.id, name: pet.name, categoryId: pet.categoryId, ...(pet.status ? { status: pet.status } : {}) }
 }
 
+/** Each stored pet's JSON text, written once: the store replaces a pet it changes, it never edits one in place. */
+const petTexts = new WeakMap<StoredPet, string>()
+
+function petJson(pet: StoredPet): string {
+  let text = petTexts.get(pet)
+  if (text === undefined) {
+    text = stringifyJson(petBody(pet))
+    petTexts.set(pet, text)
+  }
+  return text
+}
+
+/** An answer whose body is JSON text already written. */
+function jsonText(status: number, body: string): ServiceResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body }
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given)
   const b = Buffer.from(expected)
@@ -54,7 +71,13 @@ function listPets(store: PetStore, query: URLSearchParams): ServiceResponse {
   }
   const status = query.get('status')
   if (status !== null && !isPetStatus(status)) return errorResponse(400, 'invalid_status', 'status must be one of available, pending, sold')
-  return json(200, store.list({ limit, ...(isPetStatus(status) ? { status } : {}) }).map(petBody))
+  return jsonText(
+    200,
+    `[${store
+      .list({ limit, ...(isPetStatus(status) ? { status } : {}) })
+      .map(petJson)
+      .join(',')}]`,
+  )
 }
 
 function createPet(store: PetStore, body: string): ServiceResponse {
@@ -73,14 +96,14 @@ function createPet(store: PetStore, body: string): ServiceResponse {
       Object.entries(extra).map(([key, value]) => [key, value instanceof JsonNumber || isJsonObject(value) || Array.isArray(value) ? value : toPlain(value)]),
     ),
   })
-  return json(201, petBody(pet))
+  return jsonText(201, petJson(pet))
 }
 
 function getPet(store: PetStore, petIdText: string): ServiceResponse {
   const petId = /^-?\d+$/.test(petIdText) ? exactInteger(petIdText) : undefined
   if (petId === undefined || !isInt64(petId)) return errorResponse(400, 'invalid_pet_id', 'petId must be an int64 integer')
   const pet = store.get(petId)
-  return pet ? json(200, petBody(pet)) : errorResponse(404, 'not_found', `no pet with id ${petIdText}`)
+  return pet ? jsonText(200, petJson(pet)) : errorResponse(404, 'not_found', `no pet with id ${petIdText}`)
 }
 
 export function createReferenceHandler(options: ReferenceOptions): Handler {

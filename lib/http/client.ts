@@ -244,6 +244,11 @@ export class HttpClient {
   /** Each time the target closed a connection right after an answer that did not say Connection: close (RFC 9112 §9.6). */
   readonly unannouncedCloses: UnannouncedClose[] = []
   private readonly stopWatchingCloses: () => void
+  /** Every request in flight now: the run's stop aborts them all. */
+  private readonly inFlightControllers = new Set<AbortController>()
+  private readonly abortInFlight = () => {
+    for (const controller of this.inFlightControllers) controller.abort(new TimeoutExpired())
+  }
 
   constructor(readonly options: HttpClientOptions) {
     const ca = options.caFile ? readFileSync(options.caFile) : undefined
@@ -273,6 +278,7 @@ export class HttpClient {
     this.traffic = new TrafficLog(options.keepBodiesUpTo)
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
     this.stopWatchingCloses = watchCloses(this.base.origin, (close) => this.unannouncedCloses.push(close))
+    options.stop?.addEventListener('abort', this.abortInFlight, { once: true })
   }
 
   url(path: string): string {
@@ -427,8 +433,9 @@ export class HttpClient {
     // signals while a request waits under memory pressure, and then the request never times out.
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new TimeoutExpired()), timeoutMs)
-    const onStop = () => controller.abort(new TimeoutExpired())
-    stop?.addEventListener('abort', onStop, { once: true })
+    // The run's stop ends it through the one listener the client holds on the stop (abortInFlight), not one per request.
+    this.inFlightControllers.add(controller)
+    if (stop?.aborted) controller.abort(new TimeoutExpired())
     const siblings = operation ? this.inFlight(operation) : undefined
     siblings?.add(controller)
     const { signal } = controller
@@ -455,7 +462,7 @@ export class HttpClient {
       outcome = { failure }
     } finally {
       clearTimeout(timer)
-      stop?.removeEventListener('abort', onStop)
+      this.inFlightControllers.delete(controller)
       siblings?.delete(controller)
       this.lastActivityAt = performance.now()
     }
@@ -531,12 +538,14 @@ export class HttpClient {
   /** Closes the connections once the requests in flight have their answers. */
   async close(): Promise<void> {
     this.stopWatchingCloses()
+    this.options.stop?.removeEventListener('abort', this.abortInFlight)
     await Promise.all([this.dispatcher.close(), this.freshConnections?.close()])
   }
 
   /** Closes the connections now, failing the requests still in flight. */
   async destroy(): Promise<void> {
     this.stopWatchingCloses()
+    this.options.stop?.removeEventListener('abort', this.abortInFlight)
     await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy()])
   }
 }

@@ -18,6 +18,9 @@ const KEY_BEFORE_NAME_CHARACTER = /\$PETSTORE_API_KEY(?=[A-Za-z0-9_])/g
 
 /** The shortest piece of the key that is masked wherever it stands (policy §5: "any part of it six characters or longer"). */
 export const KEY_PIECE_LENGTH = 6
+/** The texts a redactor remembers its answer for, and the longest it remembers: bounded, whatever a run reports. */
+const MEMO_ENTRIES = 8192
+const MEMO_TEXT_LIMIT = 2048
 /** The shortest stretch of base64 that is checked for a piece of the key (8 base64 characters carry 6 bytes). */
 const BASE64_PIECE_LENGTH = 8
 
@@ -51,46 +54,57 @@ function maskOfPiece(piece: string, key: string): string {
 /** Masks, in a text, the runs that are pieces of one source (see pieceMasker). */
 type PieceMasker = (text: string) => string
 
+/** Multiplier of the rolling hash of a window's code units (any odd number spreads them well enough here). */
+const HASH_MULTIPLIER = 31
+
+/** The hash of `text`'s code units from `at` for `length`, in 32 bits: the start of a rolling hash. */
+function windowHash(text: string, at: number, length: number): number {
+  let hash = 0
+  for (let index = at; index < at + length; index++) hash = (Math.imul(hash, HASH_MULTIPLIER) + text.charCodeAt(index)) | 0
+  return hash
+}
+
 /**
  * Finds the maximal runs of a text that are pieces of `source` (at least `minimum` long) and replaces each
  * with `mask(run)`. A run is grown one character at a time while it still stands in the source, so a token
  * the key was cut from or added to is masked as the key's piece and the rest stays readable. What the source
- * gives (its windows, its alphabet) is worked out once, when the run's redactor is made, not per text.
+ * gives (its windows and their hashes) is worked out once, when the run's redactor is made, not per text; a
+ * text is read with a rolling hash of its windows, so only a window whose hash is one of the source's is cut
+ * out and compared: every text a run reports passes here, and most hold no piece of the key at all.
  */
 function pieceMasker(source: string, minimum: number, caseless: boolean, mask: (run: string) => string): PieceMasker {
   if (source.length < minimum) return (text) => text
   const haystack = caseless ? source.toLowerCase() : source
   const starts = new Set<string>()
-  for (let at = 0; at + minimum <= haystack.length; at++) starts.add(haystack.slice(at, at + minimum))
-  // Characters of the source: a window holding any other character cannot start a run, so the scan skips past it.
-  const alphabet = new Set(haystack)
+  const hashes = new Set<number>()
+  for (let at = 0; at + minimum <= haystack.length; at++) {
+    starts.add(haystack.slice(at, at + minimum))
+    hashes.add(windowHash(haystack, at, minimum))
+  }
+  // What the code unit leaving a window weighs in its hash: HASH_MULTIPLIER ** (minimum - 1), in 32 bits.
+  let leaving = 1
+  for (let step = 1; step < minimum; step++) leaving = Math.imul(leaving, HASH_MULTIPLIER)
   return (text) => {
     if (text.length < minimum) return text
     const probe = caseless ? text.toLowerCase() : text
     let out = ''
     let copied = 0
     let at = 0
+    let hash = windowHash(probe, 0, minimum)
     while (at + minimum <= probe.length) {
-      let foreign = -1
-      for (let offset = minimum - 1; offset >= 0; offset--) {
-        if (!alphabet.has(probe[at + offset] as string)) {
-          foreign = offset
-          break
-        }
-      }
-      if (foreign >= 0) {
-        at += foreign + 1
+      if (hashes.has(hash) && starts.has(probe.slice(at, at + minimum))) {
+        let end = at + minimum
+        while (end < probe.length && haystack.includes(probe.slice(at, end + 1))) end += 1
+        out += text.slice(copied, at) + mask(text.slice(at, end))
+        copied = end
+        at = end
+        if (at + minimum <= probe.length) hash = windowHash(probe, at, minimum)
         continue
       }
-      if (!starts.has(probe.slice(at, at + minimum))) {
-        at += 1
-        continue
+      if (at + minimum < probe.length) {
+        hash = (Math.imul(hash - Math.imul(probe.charCodeAt(at), leaving), HASH_MULTIPLIER) + probe.charCodeAt(at + minimum)) | 0
       }
-      let end = at + minimum
-      while (end < probe.length && haystack.includes(probe.slice(at, end + 1))) end += 1
-      out += text.slice(copied, at) + mask(text.slice(at, end))
-      copied = end
-      at = end
+      at += 1
     }
     return copied === 0 ? text : out + text.slice(copied)
   }
@@ -149,7 +163,16 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
   // The masks the first layer wrote, and the suite's own words, stay as they are: only the text between them is searched for pieces.
   const kept = [...new Set([...placeholders.values(), ...vocabulary])].sort((a, b) => b.length - a.length)
   const masks = new RegExp(`(${KEY_MASK_PATTERN.source}|${kept.map(escapeForPattern).join('|')})`)
+  // Reports quote the same texts many times over (a URL, a header, a title): each is searched once.
+  const memo = new Map<string, string>()
   return (text) => {
+    const known = memo.get(text)
+    if (known !== undefined) return known
+    const redacted = redactText(text)
+    if (text.length <= MEMO_TEXT_LIMIT && memo.size < MEMO_ENTRIES) memo.set(text, redacted)
+    return redacted
+  }
+  function redactText(text: string): string {
     const wholeMasked = whole(text)
     const masked =
       wholeMasked.length < KEY_PIECE_LENGTH

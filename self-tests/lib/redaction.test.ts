@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { curlLine, toEvidence } from '../../lib/checks/evidence.js'
 import type { Exchange } from '../../lib/http/client.js'
@@ -147,6 +148,29 @@ describe('a token derived from the key is masked as what was done to it, and its
     expect(masked).toContain('[URL-encoded piece of the API key]')
     expect(masked).toContain('[base64 of a piece of the API key]')
     expect(masked.endsWith(` c ${key.slice(0, 5)}`)).toBe(true)
+  })
+
+  test('generated texts: no piece of the key survives, however the pieces are cut, cased and surrounded; a text with no piece passes unchanged', () => {
+    const keyPiece = fc
+      .tuple(fc.nat({ max: key.length - 6 }), fc.integer({ min: 6, max: key.length }), fc.constantFrom('as is', 'upper', 'lower', 'url', 'base64'))
+      .map(([at, length, form]) => {
+        const piece = key.slice(at, Math.min(key.length, at + length))
+        if (form === 'upper') return piece.toUpperCase()
+        if (form === 'lower') return piece.toLowerCase()
+        if (form === 'url') return encodeURIComponent(piece)
+        return form === 'base64' ? Buffer.from(`x:${piece}`).toString('base64') : piece
+      })
+    // Text drawn from the key's own characters, so that near-misses (runs of 5, pieces out of order) are common.
+    const filler = fc.string({ unit: fc.constantFrom(...new Set(`${key} /:=%`)), maxLength: 12 })
+    fc.assert(
+      fc.property(fc.array(fc.tuple(filler, keyPiece), { maxLength: 4 }), filler, (parts, last) => {
+        const text = parts.map(([before, piece]) => `${before}${piece}`).join('') + last
+        const masked = redact(text)
+        expect(keyPiecesIn(masked, key)).toEqual([])
+        if (keyPiecesIn(text, key).length === 0) expect(masked).toBe(text)
+      }),
+      { seed: 20261125, numRuns: 400 },
+    )
   })
 
   test('the masks themselves are never masked again, even when the key holds a piece of their words', () => {
