@@ -20,9 +20,25 @@ export interface Evidence {
 
 const cut = (text: string) => excerpt(text, EVIDENCE_BODY_LIMIT)
 
-/** The redactor of a run: the key, every token made from it and the run's other secrets, with the requirement ids left whole. */
+/** The redactors made most recently, by their key and secrets: runs in one process with the same key share one. */
+const recentRedactors = new Map<string, Redactor>()
+const RECENT_REDACTORS = 4
+
+/**
+ * The redactor of a run: the key, every token made from it and the run's other secrets, with the requirement ids
+ * left whole. Runs of one process with the same key and secrets (the typed API called again, a fleet's targets
+ * sharing a key, a vitest project's suites) share one, and with it what it already worked out for the texts every
+ * run reports (the checks' titles): those were most of the redactor's work.
+ */
 export function createRunRedactor(apiKey: string | undefined, secrets: readonly Secret[] = []): Redactor {
-  return createRedactor(apiKey, secrets, Object.keys(catalogue))
+  const identity = JSON.stringify([apiKey ?? null, secrets])
+  let redactor = recentRedactors.get(identity)
+  if (!redactor) {
+    redactor = createRedactor(apiKey, secrets, Object.keys(catalogue))
+    if (recentRedactors.size >= RECENT_REDACTORS) recentRedactors.delete(recentRedactors.keys().next().value as string)
+  } else recentRedactors.delete(identity)
+  recentRedactors.set(identity, redactor)
+  return redactor
 }
 
 function shellQuote(text: string): string {

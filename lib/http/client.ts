@@ -572,6 +572,40 @@ export function yieldToEventLoop(): Promise<void> {
 /** The response body parsed losslessly, memoised on the exchange. */
 const parsedBodies = new WeakMap<Exchange, JsonParseResult>()
 
+/** Bodies up to this size are remembered by their text; larger ones are parsed for their exchange alone. */
+const REMEMBERED_BODY_CHARS = 64 * 1024
+/** The most text the remembered bodies hold together: memory stays bounded whatever the target sends. */
+const REMEMBERED_TEXT_CHARS = 2 * 1024 * 1024
+
+/**
+ * Parsed bodies by their text, the most recently used kept: a target answers the same body again and again (a
+ * page of a store that did not change, the same Error), and a reading of a text is a pure function of it, so
+ * each distinct body is parsed once, and, since a schema's judgement is memoised on the parsed value, judged
+ * once. Nothing reads a parsed body to change it.
+ */
+const parsedTexts = new Map<string, JsonParseResult>()
+let parsedTextChars = 0
+
+function parseBody(text: string): JsonParseResult {
+  if (text.length > REMEMBERED_BODY_CHARS) return parseJson(text)
+  const known = parsedTexts.get(text)
+  if (known) {
+    // Most recently used last: Map keeps insertion order, so the oldest is first to go.
+    parsedTexts.delete(text)
+    parsedTexts.set(text, known)
+    return known
+  }
+  const parsed = parseJson(text)
+  parsedTexts.set(text, parsed)
+  parsedTextChars += text.length
+  for (const [oldest] of parsedTexts) {
+    if (parsedTextChars <= REMEMBERED_TEXT_CHARS) break
+    parsedTexts.delete(oldest)
+    parsedTextChars -= oldest.length
+  }
+  return parsed
+}
+
 /** The body as a JSON object, when it is one (parsed once, like responseJson). */
 export function responseObject(exchange: Exchange): { [key: string]: JsonValue } | undefined {
   const parsed = responseJson(exchange)
@@ -581,7 +615,7 @@ export function responseObject(exchange: Exchange): { [key: string]: JsonValue }
 export function responseJson(exchange: Exchange): JsonParseResult {
   let parsed = parsedBodies.get(exchange)
   if (!parsed) {
-    parsed = exchange.response ? parseJson(exchange.response.body) : { ok: false, error: 'no response' }
+    parsed = exchange.response ? parseBody(exchange.response.body) : { ok: false, error: 'no response' }
     parsedBodies.set(exchange, parsed)
   }
   return parsed

@@ -19,8 +19,8 @@ const KEY_BEFORE_NAME_CHARACTER = /\$PETSTORE_API_KEY(?=[A-Za-z0-9_])/g
 /** The shortest piece of the key that is masked wherever it stands (policy §5: "any part of it six characters or longer"). */
 export const KEY_PIECE_LENGTH = 6
 /** The texts a redactor remembers its answer for, and the longest it remembers: bounded, whatever a run reports. */
-const MEMO_ENTRIES = 8192
-const MEMO_TEXT_LIMIT = 2048
+const MEMO_ENTRIES = 4096
+const MEMO_TEXT_LIMIT = 512
 /** The shortest stretch of base64 that is checked for a piece of the key (8 base64 characters carry 6 bytes). */
 const BASE64_PIECE_LENGTH = 8
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { type Exchange, responseJson } from '../../lib/http/client.js'
 import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
 import { JsonNumber, type JsonParseResult, nestingDepth, parseJson, parseLosslessly, stringifyJson, stringifyLosslessly, toPlain } from '../../lib/http/json.js'
 
@@ -164,5 +165,36 @@ describe('parsing stays bounded and linear, whatever the target sends (policy §
     expect(exactInteger(`${'1'.repeat(60)}.000`)).toBe(10n ** 40n)
     expect(exactInteger('9223372036854775807')).toBe(INT64_MAX)
     expect(new JsonNumber('123456789012345678901234567890123456789012345').integer).toBe(10n ** 40n)
+  })
+})
+
+describe('each distinct body is parsed once (and so judged once), within a bound on memory', () => {
+  const exchangeWith = (id: number, body: string): Exchange => ({
+    id,
+    request: { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {}, timeoutMs: 1000 },
+    response: { status: 200, headers: {}, body, bodyBytes: body.length },
+    retries: [],
+    durationMs: 1,
+  })
+  const valueOf = (exchange: Exchange) => {
+    const parsed = responseJson(exchange)
+    if (!parsed.ok) throw new Error(parsed.error)
+    return parsed.value
+  }
+
+  test('two answers with the same body share one reading; another body gets its own', () => {
+    const page = JSON.stringify([{ id: 1, name: 'Rex', categoryId: 9223372036854775807n.toString() }])
+    expect(valueOf(exchangeWith(1, page))).toBe(valueOf(exchangeWith(2, page)))
+    expect(valueOf(exchangeWith(3, `${page} `))).not.toBe(valueOf(exchangeWith(4, page)))
+  })
+
+  test('a large body is not remembered, and old bodies are let go once the remembered text passes its bound', () => {
+    const large = `[${'1,'.repeat(40_000)}1]`
+    expect(valueOf(exchangeWith(5, large))).not.toBe(valueOf(exchangeWith(6, large)))
+    const first = '{"first":1}'
+    const firstValue = valueOf(exchangeWith(7, first))
+    // 3 MiB of other bodies, each 60 KiB and distinct: past the 2 MiB the remembered bodies may hold together.
+    for (let index = 0; index < 52; index++) valueOf(exchangeWith(100 + index, JSON.stringify({ index, pad: 'x'.repeat(60 * 1024) })))
+    expect(valueOf(exchangeWith(8, first))).not.toBe(firstValue)
   })
 })
