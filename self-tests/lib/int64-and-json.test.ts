@@ -176,7 +176,7 @@ describe('each distinct body is parsed once (and so judged once), within a bound
     retries: [],
     durationMs: 1,
   })
-  const valueOf = (exchange: Exchange) => {
+  const readingOf = (exchange: Exchange) => {
     const parsed = responseJson(exchange)
     if (!parsed.ok) throw new Error(parsed.error)
     return parsed.value
@@ -184,17 +184,17 @@ describe('each distinct body is parsed once (and so judged once), within a bound
 
   test('two answers with the same body share one reading; another body gets its own', () => {
     const page = JSON.stringify([{ id: 1, name: 'Rex', categoryId: 9223372036854775807n.toString() }])
-    expect(valueOf(exchangeWith(1, page))).toBe(valueOf(exchangeWith(2, page)))
-    expect(valueOf(exchangeWith(3, `${page} `))).not.toBe(valueOf(exchangeWith(4, page)))
+    expect(readingOf(exchangeWith(1, page))).toBe(readingOf(exchangeWith(2, page)))
+    expect(readingOf(exchangeWith(3, `${page} `))).not.toBe(readingOf(exchangeWith(4, page)))
   })
 
   test('a large body is not remembered, and old bodies are let go once the remembered text passes its bound', () => {
     const large = `[${'1,'.repeat(40_000)}1]`
-    expect(valueOf(exchangeWith(5, large))).not.toBe(valueOf(exchangeWith(6, large)))
+    expect(readingOf(exchangeWith(5, large))).not.toBe(readingOf(exchangeWith(6, large)))
     const first = '{"first":1}'
-    const firstValue = valueOf(exchangeWith(7, first))
+    const firstValue = readingOf(exchangeWith(7, first))
     // 3 MiB of other bodies, each 60 KiB and distinct: past the 2 MiB the remembered bodies may hold together.
-    for (let index = 0; index < 52; index++) valueOf(exchangeWith(100 + index, JSON.stringify({ index, pad: 'x'.repeat(60 * 1024) })))
-    expect(valueOf(exchangeWith(8, first))).not.toBe(firstValue)
+    for (let index = 0; index < 52; index++) readingOf(exchangeWith(100 + index, JSON.stringify({ index, pad: 'x'.repeat(60 * 1024) })))
+    expect(readingOf(exchangeWith(8, first))).not.toBe(firstValue)
   })
 })
