@@ -44,7 +44,7 @@ function wholeNumber(text: string | undefined, flag: string, fallback: number, m
 function summarise(report: FleetReport, reportDir: string, io: RunIo): number {
   const drift = report.requirements.filter((row) => row.drift.length > 0).length
   io.out(`Fleet: ${report.targets.length} targets, ${report.targets.filter((target) => target.exitCode === 0).length} conformant, ${drift} requirements drift`)
-  io.out(`Fleet report: ${resolve(reportDir, 'fleet.json')}, ${resolve(reportDir, 'fleet.md')}`)
+  io.out(`Fleet report: ${resolve(reportDir, 'fleet.html')}, ${resolve(reportDir, 'fleet.json')}, ${resolve(reportDir, 'fleet.md')}`)
   io.out(`Exit ${report.exitCode} (the worst of the targets')`)
   return report.exitCode
 }

@@ -17,6 +17,7 @@ import type { RunIo } from '../run/run-session.js'
 import type { ConformanceSuite } from '../run/suite.js'
 import { packageRoot, packageVersion } from '../spec/package-root.js'
 import type { FleetTarget } from './fleet-file.js'
+import { renderFleetHtml } from './fleet-html.js'
 import { buildFleetReport, type FleetReport, renderFleetMarkdown } from './fleet-report.js'
 
 /** The version of the interface this suite judges. */
@@ -71,7 +72,7 @@ function readResults(folder: string): RunResult {
   return JSON.parse(readFileSync(join(folder, 'results.json'), 'utf8')) as RunResult
 }
 
-/** The fleet report of the target folders `names` under `reportDir`, written there as fleet.json and fleet.md. */
+/** The fleet report of the target folders `names` under `reportDir`, written there as fleet.json, fleet.md and fleet.html. */
 export async function writeFleetReport(reportDir: string, names: readonly string[]): Promise<FleetReport> {
   const report = buildFleetReport(
     names.map((name) => ({ name, result: readResults(join(reportDir, name)) })),
@@ -79,6 +80,7 @@ export async function writeFleetReport(reportDir: string, names: readonly string
   )
   await writeAtomically(join(reportDir, 'fleet.json'), `${JSON.stringify(report, null, 2)}\n`)
   await writeAtomically(join(reportDir, 'fleet.md'), renderFleetMarkdown(report))
+  await writeAtomically(join(reportDir, 'fleet.html'), renderFleetHtml(report))
   return report
 }
 

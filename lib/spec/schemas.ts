@@ -19,8 +19,8 @@ export const apiSchemaFiles = {
   PetStatus: 'pet-status.schema.json',
 } as const
 
-/** Every schema: the interface's, and the contract of results.json. */
-export const schemaFiles = { ...apiSchemaFiles, Results: 'results.schema.json' } as const
+/** Every schema: the interface's, and the contracts of results.json and fleet.json. */
+export const schemaFiles = { ...apiSchemaFiles, Results: 'results.schema.json', Fleet: 'fleet.schema.json' } as const
 
 export type SchemaName = keyof typeof schemaFiles
 

@@ -2,19 +2,23 @@
  * A fleet: many targets judged by one run, or by shards on many machines and one merge. Six local targets (the
  * reference, three faults, a conformant look-alike, and one nobody answers) give the same fleet report both ways.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { petstoreSuite } from '../../entry-points/suite.js'
 import { runCommandWithFleet } from '../../lib/fleet/fleet-command.js'
 import { parseFleet, parseShard, shardOf } from '../../lib/fleet/fleet-file.js'
 import type { FleetReport } from '../../lib/fleet/fleet-report.js'
 import { targetSeed } from '../../lib/fleet/fleet-run.js'
+import { parseJson } from '../../lib/http/json.js'
+import { schemaViolations } from '../../lib/spec/schemas.js'
 import { faults } from '../../variants/faults/index.js'
 import { lookAlikes } from '../../variants/look-alikes.js'
 import type { Variant } from '../../variants/variant.js'
+import { launchChromium } from '../helpers/browser.js'
 import { API_KEY, startTarget, type Target } from '../helpers/targets.js'
 
 const variant = (name: string): Variant => {
@@ -59,7 +63,47 @@ function withoutPorts(report: FleetReport): unknown {
   return { ...report, targets: report.targets.map(({ baseUrl: _port, ...target }) => target) }
 }
 
-const readFleet = (folder: string): FleetReport => JSON.parse(readFileSync(join(folder, 'fleet.json'), 'utf8'))
+/** fleet.json of a folder, held to schemas/fleet.schema.json. */
+function readFleet(folder: string): FleetReport {
+  const text = readFileSync(join(folder, 'fleet.json'), 'utf8')
+  const parsed = parseJson(text)
+  expect(parsed.ok && schemaViolations('Fleet', parsed.value), folder).toEqual([])
+  return JSON.parse(text)
+}
+
+/** fleet.html read in a real browser: the verdicts, drift first and marked, the filter, and links into each target's own report. */
+async function readFleetHtml(folder: string, report: FleetReport): Promise<void> {
+  const browser = await launchChromium()
+  try {
+    const page = await browser.newPage()
+    await page.goto(`file://${join(folder, 'fleet.html')}`)
+    await expect(page.locator('#fleet-verdict').innerText()).resolves.toBe(`A fleet of 6: exit 3 (no verdict)`)
+    const targets = await page
+      .locator('#targets tbody tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].slice(0, 3).map((cell) => cell.textContent?.trim())))
+    expect(targets.map(([name, , exit]) => [name, Number(exit)])).toEqual(report.targets.map((target) => [target.name, target.exitCode]))
+    // Every link is to a file of the fleet's own folder that exists: each target's report.html and results.json.
+    const links = await page.locator('a').evaluateAll((anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href))
+    expect(links.length).toBeGreaterThan(report.targets.length * report.requirements.length)
+    for (const link of new Set(links.map((href) => href.replace(/#.*$/, '')))) expect(existsSync(fileURLToPath(link)), link).toBe(true)
+    // Drift first, and a drifting cell says so in words, not colour alone.
+    const drifting = report.requirements.filter((row) => row.drift.length > 0)
+    const rows = page.locator('#matrix tbody tr')
+    await expect(rows.first().getAttribute('data-drift')).resolves.not.toBe('0')
+    const limit = page.locator('#matrix tbody tr', { has: page.locator('code', { hasText: /^listPets\/limit-max-100$/ }) })
+    await expect(limit.locator('td[data-target="us-limit-off-by-one"]').innerText()).resolves.toMatch(/^≠ fail$/)
+    await expect(limit.locator('td[data-target="eu-reference"]').innerText()).resolves.toBe('pass')
+    await page.locator('#drift-only').check()
+    await expect(page.locator('#visible').innerText()).resolves.toBe(`${drifting.length} of ${report.requirements.length} requirements shown`)
+    await expect(rows.filter({ visible: true }).count()).resolves.toBe(drifting.length)
+    // A verdict opens that requirement in the target's own report.
+    await limit.locator('td[data-target="us-limit-off-by-one"] a').click()
+    await page.waitForURL(/us-limit-off-by-one\/report\.html#listPets%2Flimit-max-100$/)
+    await expect(page.locator('tr[id="listPets/limit-max-100"] details').getAttribute('open')).resolves.toBe('')
+  } finally {
+    await browser.close()
+  }
+}
 
 describe('a fleet file', () => {
   test('names each target once, with the variable that holds its key, never the key; defaults apply under each target', () => {
@@ -135,6 +179,7 @@ describe('six targets, one run or three shards and a merge', () => {
       const limit = fromOneRun.requirements.find((row) => row.id === 'listPets/limit-max-100')
       expect(limit?.drift).toContain('us-limit-off-by-one')
       expect(fromOneRun.requirements[0]?.drift.length).toBeGreaterThan(0)
+      await readFleetHtml(join(sharded, 'merged'), fromShards)
       const markdown = readFileSync(join(sharded, 'merged', 'fleet.md'), 'utf8')
       expect(markdown).toMatch(/^## Pet Store conformance: a fleet of 6 \(exit 3\)/)
       expect(markdown).toContain('[report](us-limit-off-by-one/report.html)')
