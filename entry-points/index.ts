@@ -3,6 +3,8 @@
  * settings of docs/configuration.md by their option names, as values; the run is the command's, and the
  * result is what results.json holds (schemas/results.schema.json).
  */
+import type { FleetOptions } from '../lib/fleet/fleet-api.js'
+import type { FleetReport } from '../lib/fleet/fleet-report.js'
 import type { RunResult } from '../lib/reports/run-result.js'
 import { type ConformanceOptions, runConformanceWith } from '../lib/run/typed-api.js'
 import { petstoreSuite } from './suite.js'
@@ -12,6 +14,20 @@ export function runConformance(options: ConformanceOptions = {}): Promise<RunRes
   return runConformanceWith(petstoreSuite, options)
 }
 
+/** A fleet of targets (a fleet file or the same as values), or one shard of it; resolves with what fleet.json holds. See docs/fleet.md. */
+export async function runFleetConformance(options: FleetOptions): Promise<FleetReport> {
+  const { runFleetWith } = await import('../lib/fleet/fleet-api.js')
+  return runFleetWith(petstoreSuite, options)
+}
+
+/** Joins the report folders of a fleet's shards into one fleet report in `reportDir`. */
+export async function mergeFleetReports(folders: readonly string[], reportDir: string): Promise<FleetReport> {
+  const fleet = await import('../lib/fleet/fleet-api.js')
+  return fleet.mergeFleetReports(folders, reportDir)
+}
+
+export type { FleetOptions, FleetTargetOptions } from '../lib/fleet/fleet-api.js'
+export type { FleetReport, FleetRequirementRow, FleetTargetEntry } from '../lib/fleet/fleet-report.js'
 export type { Headline, HeadlineText } from '../lib/judging/headline.js'
 export type { RequirementResult, Verdict } from '../lib/judging/verdicts.js'
 export type { RunResult } from '../lib/reports/run-result.js'

@@ -45,7 +45,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'lib/fleet': ['lib/http', 'lib/spec', 'lib/settings', 'lib/judging', 'lib/reports', 'lib/run'],
   suites: ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks'],
   reference: ['lib/http', 'lib/spec'],
-  'entry-points': ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks', 'lib/judging', 'lib/reports', 'lib/run', 'suites', 'reference'],
+  'entry-points': ['lib/http', 'lib/spec', 'lib/settings', 'lib/data', 'lib/checks', 'lib/judging', 'lib/reports', 'lib/run', 'lib/fleet', 'suites', 'reference'],
   cli: ['lib/run', 'lib/fleet', 'entry-points'],
 }
 

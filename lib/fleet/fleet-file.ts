@@ -41,13 +41,21 @@ function settingsOf(block: Record<string, unknown>, where: string, problems: str
 
 /** The targets of a fleet file's text; throws ConfigError naming every problem. */
 export function parseFleet(text: string, source: string): FleetTarget[] {
-  const problems: string[] = []
   let document: unknown
   try {
     document = parse(text)
   } catch (error) {
     throw new ConfigError([`${source} is not YAML: ${error instanceof Error ? error.message : String(error)}`])
   }
+  return fleetOf(document, source)
+}
+
+/**
+ * The targets of a fleet given as values (the typed API's, or a fleet file's once read): `targets`, a list of
+ * targets, and `defaults`; checked as a file is, every problem named at once.
+ */
+export function fleetOf(document: unknown, source: string): FleetTarget[] {
+  const problems: string[] = []
   if (!isRecord(document) || !Array.isArray(document.targets) || document.targets.length === 0) {
     throw new ConfigError([`${source} needs a list of targets under targets:`])
   }

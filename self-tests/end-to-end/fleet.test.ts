@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { mergeFleetReports, runFleetConformance } from '../../entry-points/index.js'
 import { petstoreSuite } from '../../entry-points/suite.js'
 import { runCommandWithFleet } from '../../lib/fleet/fleet-command.js'
 import { parseFleet, parseShard, shardOf } from '../../lib/fleet/fleet-file.js'
@@ -192,6 +193,38 @@ describe('six targets, one run or three shards and a merge', () => {
       expect(twice.out).toMatch(/is in .*shard-1.* and in .*shard-1.*: a target is counted once/)
     } finally {
       await Promise.all([...oneRunTargets, ...shardTargets].map((target) => target.close()))
+    }
+  })
+
+  test('the typed API: a fleet given as values, each key read from env by the variable it names, judged as two shards and merged', async () => {
+    const [reference, offByOne] = await Promise.all([startTarget({ pets: 110 }), startTarget({ pets: 110, variant: variant('limit-off-by-one') })])
+    try {
+      const folder = mkdtempSync(join(tmpdir(), 'petstore-fleet-api-'))
+      const fleet = {
+        targets: [
+          { name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'EU_KEY' },
+          { name: 'us', baseUrl: offByOne?.baseUrl ?? '', apiKeyEnv: 'US_KEY', numRuns: 1 },
+        ],
+        defaults: { profile: 'full' as const, numRuns: 2, sequences: 1, requirements: ['listPets/'] },
+        env: { EU_KEY: API_KEY, US_KEY: API_KEY },
+        seed: 7,
+      }
+      const first = await runFleetConformance({ ...fleet, shard: '1/2', reportDir: join(folder, 'shard-1') })
+      const second = await runFleetConformance({ ...fleet, shard: '2/2', reportDir: join(folder, 'shard-2') })
+      expect([first.targets.map((target) => target.name), second.targets.map((target) => target.name)]).toEqual([['eu'], ['us']])
+      const merged = await mergeFleetReports([join(folder, 'shard-1'), join(folder, 'shard-2')], join(folder, 'merged'))
+      expect(readFleet(join(folder, 'merged'))).toEqual(merged)
+      expect(merged.exitCode).toBe(1)
+      expect(merged.requirements.find((row) => row.id === 'listPets/limit-max-100')?.drift).toEqual(['us'])
+      // A key its variable does not hold is that target's set-up mistake (exit 2), not a crash of the fleet.
+      const unkeyed = await runFleetConformance({ targets: [{ name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'NOT_SET' }], reportDir: join(folder, 'unkeyed') })
+      expect(unkeyed.exitCode).toBe(2)
+      // A fleet with problems is refused whole, each problem named.
+      await expect(runFleetConformance({ targets: [{ name: 'a b', baseUrl: 'nope', apiKeyEnv: 'K' }], reportDir: join(folder, 'refused') })).rejects.toThrow(
+        /name must be[\s\S]*baseUrl must be a URL/,
+      )
+    } finally {
+      await Promise.all([reference?.close(), offByOne?.close()])
     }
   })
 

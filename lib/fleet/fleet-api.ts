@@ -1,0 +1,79 @@
+/**
+ * The typed API of a fleet: `runFleetConformance` judges many targets as `--targets fleet.yaml` does, and
+ * `mergeFleetReports` joins the report folders of shards as `merge` does. The fleet is a fleet file's path or
+ * the same content as values (each target's settings under the typed API's option names); the keys are read
+ * from `env` by the variable each target names, and, as for one run, nothing is read from process.env that is
+ * not handed in. Both write the fleet's reports (they are its output) and resolve with what fleet.json holds.
+ */
+import { randomInt } from 'node:crypto'
+import { resolve } from 'node:path'
+import type { RunIo } from '../run/run-session.js'
+import type { ConformanceSuite } from '../run/suite.js'
+import type { SettingValues } from '../settings/settings.js'
+import { fleetOf, parseShard, readFleetFile, shardOf } from './fleet-file.js'
+import type { FleetReport } from './fleet-report.js'
+import { mergeFleet, runFleet } from './fleet-run.js'
+
+/** Settings the fleet sets for each target itself: its folder, its key (read from apiKeyEnv) and what makes no sense per target. */
+type SetByTheFleet = 'reportDir' | 'apiKey' | 'embeddedReference' | 'dryRun' | 'envFile'
+
+/** A target of a fleet: a name (its report folder), its base URL, the variable that holds its key, and its own settings. */
+export type FleetTargetOptions = Omit<SettingValues, SetByTheFleet> & {
+  name: string
+  baseUrl: string
+  /** The environment variable (in `env`) that holds this target's key; the key itself is never part of a fleet. */
+  apiKeyEnv: string
+}
+
+export interface FleetOptions {
+  /** A fleet file's path (relative to the working folder), or the targets as values. */
+  targets: string | readonly FleetTargetOptions[]
+  /** Settings under every target's own (with targets as values; a fleet file has its own defaults block). */
+  defaults?: Omit<SettingValues, SetByTheFleet>
+  /** Only the k-th of n slices of the targets (`2/3`), as a CI matrix or an Indexed Job runs it. */
+  shard?: string
+  /** Where the fleet report and each target's folder go (default reports/). */
+  reportDir?: string
+  /** The fleet's seed; each target's is derived from it and its name (default: a random one). */
+  seed?: number
+  /** Targets judged at once (default 4). */
+  targetsInFlight?: number
+  /** Variables the keys are read from (by each target's apiKeyEnv), and PETSTORE_* defaults under the settings; default none. */
+  env?: Readonly<Record<string, string | undefined>>
+  /** Cancels every target's run, as SIGTERM does the command's. */
+  signal?: AbortSignal
+  /** Receives the lines the command would print (one per target judged); default: nothing is printed. */
+  onLine?: (line: string, stream: 'out' | 'err') => void
+}
+
+function ioOf(onLine: FleetOptions['onLine']): RunIo {
+  const emit = onLine ?? (() => {})
+  return { out: (line) => emit(line, 'out'), err: (line) => emit(line, 'err') }
+}
+
+/** Judges every target of the fleet (or of one shard); resolves with the fleet report whatever the verdicts. Throws ConfigError for a fleet with problems. */
+export async function runFleetWith(suite: ConformanceSuite, options: FleetOptions): Promise<FleetReport> {
+  const all =
+    typeof options.targets === 'string'
+      ? readFleetFile(resolve(options.targets))
+      : fleetOf({ targets: options.targets, ...(options.defaults ? { defaults: options.defaults } : {}) }, 'the fleet')
+  const targets = options.shard === undefined ? all : shardOf(all, parseShard(options.shard))
+  return runFleet(suite, targets, {
+    reportDir: resolve(options.reportDir ?? 'reports'),
+    seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
+    inFlight: options.targetsInFlight ?? 4,
+    env: options.env ?? {},
+    cwd: process.cwd(),
+    today: () => new Date(),
+    io: ioOf(options.onLine),
+    ...(options.signal ? { cancel: options.signal } : {}),
+  })
+}
+
+/** Joins the report folders of several fleet runs (shards) into one fleet report in `reportDir`; throws ConfigError for another version or a target counted twice. */
+export function mergeFleetReports(folders: readonly string[], reportDir: string): Promise<FleetReport> {
+  return mergeFleet(
+    folders.map((folder) => resolve(folder)),
+    resolve(reportDir),
+  )
+}
