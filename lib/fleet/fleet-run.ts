@@ -5,8 +5,8 @@
  * fleet report from the targets' results.json in one folder, so a fleet and its shards merged report the same.
  */
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, readFileSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import { mapConcurrently } from '../http/concurrency.js'
 import type { RunResult } from '../reports/run-result.js'
 import { writeAtomically } from '../reports/write-reports.js'
@@ -103,14 +103,42 @@ function targetsOf(input: string): Array<{ name: string; folder: string; version
 }
 
 /**
+ * The folders an input names: itself, or, when its last part holds `*` or `?` (a pattern the shell left alone:
+ * quoted, or on Windows, or in a Kubernetes command), the folders beside it that match, in natural order
+ * (shard-2 before shard-10). A pattern that matches nothing is a problem, not an empty merge.
+ */
+function foldersOf(input: string, problems: string[]): string[] {
+  const pattern = basename(input)
+  if (!/[*?]/.test(pattern)) return [input]
+  const parent = dirname(input)
+  const matcher = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  )
+  const matches = existsSync(parent)
+    ? readdirSync(parent, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && matcher.test(entry.name))
+        .map((entry) => entry.name)
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    : []
+  if (matches.length === 0) problems.push(`${input} matches no folder`)
+  return matches.map((name) => join(parent, name))
+}
+
+/**
  * Joins the targets of fleet runs (and single runs) into one fleet report in `reportDir`: each target's folder is
- * copied there under its name. Refuses runs of another suite or spec version, and a target named twice.
+ * copied there under its name. Inputs may be patterns (`shard-*`). Refuses runs of another suite or spec version,
+ * and a target named twice.
  */
 export async function mergeFleet(inputs: readonly string[], reportDir: string): Promise<FleetReport> {
   if (inputs.length === 0) throw new ConfigError(['merge needs the report folders of the runs to join'])
   const problems: string[] = []
   const byName = new Map<string, string>()
-  const found = inputs.flatMap(targetsOf)
+  const folders = inputs.flatMap((input) => foldersOf(input, problems))
+  if (problems.length > 0) throw new ConfigError(problems)
+  const found = folders.flatMap(targetsOf)
   for (const target of found) {
     if (target.version !== packageVersion)
       problems.push(`${target.folder} was judged by petstore-conformance ${target.version}; this is ${packageVersion}: run every shard with one version`)

@@ -187,6 +187,14 @@ describe('six targets, one run or three shards and a merge', () => {
       // Each target's own reports are in the merged folder, as a fleet run leaves them.
       expect(JSON.parse(readFileSync(join(sharded, 'merged', 'eu-reference', 'results.json'), 'utf8')).headline.text).toBe('CONFORMANT')
 
+      // A pattern the shell left alone (quoted, on Windows, in a Kubernetes command) is expanded by the merge itself.
+      const globbed = await command(['merge', 'shard-*', '--report-dir', 'globbed'], sharded)
+      expect(globbed.code, globbed.out).toBe(3)
+      expect(readFleet(join(sharded, 'globbed'))).toEqual(fromShards)
+      const nothing = await command(['merge', 'no-such-shard-*', '--report-dir', 'nothing'], sharded)
+      expect(nothing.code).toBe(2)
+      expect(nothing.out).toMatch(/no-such-shard-\* matches no folder/)
+
       // A merge never counts a target twice.
       const twice = await command(['merge', 'shard-1', 'shard-1', '--report-dir', 'twice'], sharded)
       expect(twice.code).toBe(2)
