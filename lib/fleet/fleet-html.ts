@@ -8,6 +8,7 @@
 
 import type { Verdict } from '../judging/verdicts.js'
 import { escapeHtml } from '../reports/escape-html.js'
+import { htmlPage } from '../reports/html-page.js'
 import type { FleetReport, FleetRequirementRow, FleetTargetEntry } from './fleet-report.js'
 
 const EXIT_WORDS: Record<number, string> = { 0: 'conformant', 1: 'non-conformant', 2: 'set-up mistake', 3: 'no verdict' }
@@ -73,17 +74,11 @@ apply();`
 export function renderFleetHtml(report: FleetReport): string {
   const drifting = report.requirements.filter((row) => row.drift.length > 0).length
   const conformant = report.targets.filter((target) => target.exitCode === 0).length
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>Pet Store conformance: a fleet of ${report.targets.length}, exit ${report.exitCode}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1 id="fleet-verdict">A fleet of ${report.targets.length}: exit ${report.exitCode} (${EXIT_WORDS[report.exitCode] ?? 'unknown'})</h1>
+  return htmlPage({
+    title: `Pet Store conformance: a fleet of ${report.targets.length}, exit ${report.exitCode}`,
+    style: STYLE,
+    script: SCRIPT,
+    body: `<h1 id="fleet-verdict">A fleet of ${report.targets.length}: exit ${report.exitCode} (${EXIT_WORDS[report.exitCode] ?? 'unknown'})</h1>
 <div class="meta">${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · interface ${escapeHtml(report.specVersion)} · ${conformant} of ${report.targets.length} conformant · <span id="drift-count">${drifting} requirements drift</span> (a target's verdict differs from the majority's)</div>
 <table id="targets">
 <thead><tr><th>Target</th><th>Verdict</th><th>Exit</th><th>fail</th><th>warn</th><th>inconclusive</th><th>pass</th><th>Base URL</th><th>Results</th></tr></thead>
@@ -100,9 +95,6 @@ ${report.requirements.map((row) => requirementRow(row, report.targets)).join('\n
 </tbody>
 </table>
 </div>
-<p class="meta">≠ and a dashed frame: the target differs from the majority on that requirement. Each verdict opens the requirement in that target's own report.</p>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`
+<p class="meta">≠ and a dashed frame: the target differs from the majority on that requirement. Each verdict opens the requirement in that target's own report.</p>`,
+  })
 }

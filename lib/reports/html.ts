@@ -13,6 +13,7 @@ import { counted } from '../judging/headline.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
 import { remainingWords } from './console.js'
 import { escapeHtml } from './escape-html.js'
+import { htmlPage } from './html-page.js'
 import type { RunResult } from './run-result.js'
 import { renderAtAGlance, TRAFFIC_STYLE } from './traffic-html.js'
 
@@ -150,17 +151,11 @@ export function renderHtml(run: RunResult): string {
   const baseline = run.baseline
     ? `<p>Against the baseline: <b>${counted(run.baseline.newFailures, 'new failure')}</b>, ${run.baseline.fixed} fixed, ${run.baseline.stillFailing} still failing, ${run.baseline.unchanged} unchanged.</p>`
     : ''
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>Pet Store conformance: ${run.headline.text}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1 class="headline ${run.headline.text.toLowerCase().replace(' ', '-')}" id="verdict">${run.headline.text}</h1>
+  return htmlPage({
+    title: `Pet Store conformance: ${run.headline.text}`,
+    style: STYLE,
+    script: SCRIPT,
+    body: `<h1 class="headline ${run.headline.text.toLowerCase().replace(' ', '-')}" id="verdict">${run.headline.text}</h1>
 ${run.headline.note ? `<p class="headline-note" id="headline-note">${escapeHtml(run.headline.note)}</p>` : ''}
 <div class="meta">${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)} · ${escapeHtml(run.profile)} profile against ${escapeHtml(run.target.baseUrl)}${run.target.embeddedReference ? ' (embedded reference)' : ''} · seed ${run.seed} · started ${escapeHtml(run.startedAt)} · ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}${traceMeta(run)}</div>
 <div class="counts" id="counts">${VERDICTS.map((verdict) => `<span><span class="verdict ${verdict}">${verdict}</span> ${s[verdict]}</span>`).join('')}</div>
@@ -183,9 +178,6 @@ ${[...run.requirements]
   .map(row)
   .join('\n')}
 </tbody>
-</table>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`
+</table>`,
+  })
 }
