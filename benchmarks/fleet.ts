@@ -50,7 +50,7 @@ async function measure(profile: string, count: number): Promise<FleetFigures> {
   const [forFleet, forSequence] = [await serveTargets(count), await serveTargets(count)]
   try {
     const lines = ['defaults:', `  profile: ${profile}`, 'targets:']
-    forFleet.forEach((target, index) => lines.push(`  - name: target-${index + 1}`, `    baseUrl: ${target.baseUrl}`, '    apiKeyEnv: FLEET_KEY'))
+    for (const [index, target] of forFleet.entries()) lines.push(`  - name: target-${index + 1}`, `    baseUrl: ${target.baseUrl}`, '    apiKeyEnv: FLEET_KEY')
     writeFileSync(join(folder, 'fleet.yaml'), `${lines.join('\n')}\n`)
     let started = performance.now()
     const fleetExit = await command(['--targets', 'fleet.yaml', '--seed', '7', '--report-dir', 'fleet'], folder)
