@@ -192,9 +192,22 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
  */
 export function redactDeep<T>(value: T, redact: Redactor): T {
   if (typeof value === 'string') return redact(value) as T
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact)) as T
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array(value.length)
+    for (let index = 0; index < value.length; index++) items[index] = redactDeep(value[index], redact)
+    return items as T
+  }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactDeep(item, redact)])) as T
+    // A copy built member by member, without the arrays of entries: results.json is the largest value a run writes.
+    const record = value as Record<string, unknown>
+    const copy: Record<string, unknown> = {}
+    for (const name of Object.keys(record)) {
+      const item = redactDeep(record[name], redact)
+      // `__proto__` as a member of its own, as JSON has it (assigning it would set the copy's prototype).
+      if (name === '__proto__') Object.defineProperty(copy, name, { value: item, writable: true, enumerable: true, configurable: true })
+      else copy[name] = item
+    }
+    return copy as T
   }
   return value
 }

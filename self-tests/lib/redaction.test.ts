@@ -45,6 +45,11 @@ describe('the API key never reaches output', () => {
     expect(redacted.nested[0]?.body).toBe(`to\${PETSTORE_API_KEY}en ${KEY_PLACEHOLDER}`)
     const reparsed = parseJson(stringifyJson(redacted))
     expect(reparsed.ok && stringifyJson(reparsed.value)).toContain('"id":9223372036854775807')
+    // A member a target named __proto__ stays a member of its own, redacted like any other; the copy's prototype is untouched.
+    const odd = redactDeep(JSON.parse('{"__proto__": {"polluted": "k"}, "name": "k"}') as Record<string, unknown>, shortKey)
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype)
+    expect(Object.keys(odd)).toEqual(['__proto__', 'name'])
+    expect(JSON.stringify(odd)).toBe('{"__proto__":{"polluted":"$PETSTORE_API_KEY"},"name":"$PETSTORE_API_KEY"}')
   })
 })
 
