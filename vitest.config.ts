@@ -23,6 +23,8 @@ const SLOWEST_FIRST = [
   'self-tests/variant-score/errors-and-responses-faults',
   'self-tests/end-to-end/hostile-bounds',
   'self-tests/end-to-end/pipelines',
+  'self-tests/end-to-end/fleet',
+  'self-tests/ci-examples-fleet',
   'self-tests/variant-score/',
   'self-tests/end-to-end/',
 ]

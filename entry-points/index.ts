@@ -20,10 +20,10 @@ export async function runFleetConformance(options: FleetOptions): Promise<FleetR
   return runFleetWith(petstoreSuite, options)
 }
 
-/** Joins the report folders of a fleet's shards into one fleet report in `reportDir`. */
-export async function mergeFleetReports(folders: readonly string[], reportDir: string): Promise<FleetReport> {
+/** Joins the report folders of a fleet's shards into one fleet report in `reportDir`; with a baseline (an earlier fleet.json), changes are marked. */
+export async function mergeFleetReports(folders: readonly string[], reportDir: string, options: { baseline?: string } = {}): Promise<FleetReport> {
   const fleet = await import('../lib/fleet/fleet-api.js')
-  return fleet.mergeFleetReports(folders, reportDir)
+  return fleet.mergeFleetReports(folders, reportDir, options)
 }
 
 export type { FleetOptions, FleetTargetOptions } from '../lib/fleet/fleet-api.js'

@@ -12,7 +12,7 @@ import type { ConformanceSuite } from '../run/suite.js'
 import type { SettingValues } from '../settings/settings.js'
 import { fleetOf, parseShard, readFleetFile, shardOf } from './fleet-file.js'
 import type { FleetReport } from './fleet-report.js'
-import { mergeFleet, runFleet } from './fleet-run.js'
+import { loadFleetBaseline, mergeFleet, runFleet } from './fleet-run.js'
 
 /** Settings the fleet sets for each target itself: its folder, its key (read from apiKeyEnv) and what makes no sense per target. */
 type SetByTheFleet = 'reportDir' | 'apiKey' | 'embeddedReference' | 'dryRun' | 'envFile'
@@ -40,6 +40,8 @@ export interface FleetOptions {
   targetsInFlight?: number
   /** Variables the keys are read from (by each target's apiKeyEnv), and PETSTORE_* defaults under the settings; default none. */
   env?: Readonly<Record<string, string | undefined>>
+  /** An earlier fleet.json: each target's new failures and fixes since then are marked. */
+  baseline?: string
   /** Cancels every target's run, as SIGTERM does the command's. */
   signal?: AbortSignal
   /** Receives the lines the command would print (one per target judged); default: nothing is printed. */
@@ -67,13 +69,15 @@ export async function runFleetWith(suite: ConformanceSuite, options: FleetOption
     today: () => new Date(),
     io: ioOf(options.onLine),
     ...(options.signal ? { cancel: options.signal } : {}),
+    ...(options.baseline === undefined ? {} : { baseline: loadFleetBaseline(resolve(options.baseline)) }),
   })
 }
 
 /** Joins the report folders of several fleet runs (shards) into one fleet report in `reportDir`; throws ConfigError for another version or a target counted twice. */
-export function mergeFleetReports(folders: readonly string[], reportDir: string): Promise<FleetReport> {
+export function mergeFleetReports(folders: readonly string[], reportDir: string, options: { baseline?: string } = {}): Promise<FleetReport> {
   return mergeFleet(
     folders.map((folder) => resolve(folder)),
     resolve(reportDir),
+    options.baseline === undefined ? undefined : loadFleetBaseline(resolve(options.baseline)),
   )
 }

@@ -2,8 +2,8 @@
  * The command with its fleet verbs (cli/main.ts binds this to the process); any other arguments go to the
  * command of one run (lib/run/command.ts):
  *
- *   petstore-conformance --targets fleet.yaml [--shard k/n] [--report-dir reports] [--seed N] [--targets-in-flight 4]
- *   petstore-conformance merge <report folders…> --report-dir <out>
+ *   petstore-conformance --targets fleet.yaml [--shard k/n] [--report-dir reports] [--seed N] [--targets-in-flight 4] [--baseline old/fleet.json]
+ *   petstore-conformance merge <report folders or patterns…> --report-dir <out> [--baseline old/fleet.json]
  *
  * Every other setting comes from the fleet file (its defaults, then each target's own) or from PETSTORE_*
  * variables under them. The exit code is the worst of the targets' (see fleet-report.ts).
@@ -44,6 +44,7 @@ function wholeNumber(text: string | undefined, flag: string, fallback: number, m
 function summarise(report: FleetReport, reportDir: string, io: RunIo): number {
   const drift = report.requirements.filter((row) => row.drift.length > 0).length
   io.out(`Fleet: ${report.targets.length} targets, ${report.targets.filter((target) => target.exitCode === 0).length} conformant, ${drift} requirements drift`)
+  if (report.baseline) io.out(`Against the baseline ${report.baseline.file}: ${report.baseline.newFailures} new failures, ${report.baseline.fixed} fixed`)
   io.out(`Fleet report: ${resolve(reportDir, 'fleet.html')}, ${resolve(reportDir, 'fleet.json')}, ${resolve(reportDir, 'fleet.md')}`)
   io.out(`Exit ${report.exitCode} (the worst of the targets')`)
   return report.exitCode
@@ -71,6 +72,7 @@ function fleetCommand(suite: () => Promise<ConformanceSuite>, sources: FleetComm
         'report-dir': { type: 'string' },
         seed: { type: 'string' },
         'targets-in-flight': { type: 'string' },
+        baseline: { type: 'string' },
       },
       strict: true,
     })
@@ -81,8 +83,10 @@ function fleetCommand(suite: () => Promise<ConformanceSuite>, sources: FleetComm
     const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
     const inFlight = wholeNumber(values['targets-in-flight'], '--targets-in-flight', 4, 64)
     io.out(`Fleet: ${targets.length} of ${all.length} targets${values.shard ? ` (shard ${values.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
-    const { runFleet } = await import('./fleet-run.js')
+    const { loadFleetBaseline, runFleet } = await import('./fleet-run.js')
+    const baseline = values.baseline === undefined ? undefined : loadFleetBaseline(resolve(sources.cwd, values.baseline))
     const report = await runFleet(await suite(), targets, {
+      ...(baseline ? { baseline } : {}),
       reportDir,
       seed,
       inFlight,
@@ -98,12 +102,19 @@ function fleetCommand(suite: () => Promise<ConformanceSuite>, sources: FleetComm
 
 function mergeCommand(sources: FleetCommandSources, io: RunIo): Promise<number> {
   return answering(io, async () => {
-    const { values, positionals } = parseArgs({ args: sources.argv.slice(1), options: { 'report-dir': { type: 'string' } }, allowPositionals: true, strict: true })
+    const { values, positionals } = parseArgs({
+      args: sources.argv.slice(1),
+      options: { 'report-dir': { type: 'string' }, baseline: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    })
     const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
-    const { mergeFleet } = await import('./fleet-run.js')
+    const { loadFleetBaseline, mergeFleet } = await import('./fleet-run.js')
+    const baseline = values.baseline === undefined ? undefined : loadFleetBaseline(resolve(sources.cwd, values.baseline))
     const report = await mergeFleet(
       positionals.map((input) => resolve(sources.cwd, input)),
       reportDir,
+      baseline,
     )
     return summarise(report, reportDir, io)
   })

@@ -9,7 +9,7 @@
 import type { Verdict } from '../judging/verdicts.js'
 import { escapeHtml } from '../reports/escape-html.js'
 import { htmlPage } from '../reports/html-page.js'
-import type { FleetReport, FleetRequirementRow, FleetTargetEntry } from './fleet-report.js'
+import { CHANGE_WORDS, type FleetReport, type FleetRequirementRow, type FleetTargetEntry } from './fleet-report.js'
 
 const EXIT_WORDS: Record<number, string> = { 0: 'conformant', 1: 'non-conformant', 2: 'set-up mistake', 3: 'no verdict' }
 
@@ -36,7 +36,8 @@ function cell(row: FleetRequirementRow, target: FleetTargetEntry): string {
   if (verdict === undefined) return '<td class="absent">—</td>'
   const drifts = row.drift.includes(target.name)
   const folder = target.report.slice(0, target.report.lastIndexOf('/') + 1)
-  return `<td class="${drifts ? 'drift' : ''}" data-target="${escapeHtml(target.name)}"><a class="verdict ${verdict}" href="${hrefOf(`${folder}report.html`, row.id)}">${drifts ? '≠ ' : ''}${verdict}</a></td>`
+  const change = row.changes?.[target.name]
+  return `<td class="${drifts ? 'drift' : ''}" data-target="${escapeHtml(target.name)}"><a class="verdict ${verdict}" href="${hrefOf(`${folder}report.html`, row.id)}">${drifts ? '≠ ' : ''}${verdict}</a>${change ? ` <span class="change">${CHANGE_WORDS[change]}</span>` : ''}</td>`
 }
 
 function requirementRow(row: FleetRequirementRow, targets: readonly FleetTargetEntry[]): string {
@@ -55,7 +56,7 @@ td.number { text-align: right; } .stop { color: #555; font-size: 12px; } .level,
 .verdict { padding: .05rem .4rem; border-radius: .3rem; font-weight: 600; text-decoration: none; color: inherit; }
 .fail { background: #fbd5d2; } .warn { background: #fde9bf; } .pass { background: #d3f0da; } .inconclusive { background: #e4e4f7; } .info, .skipped, .untestable { background: #eee; }
 td.drift { outline: 2px dashed #1b1b1b; outline-offset: -3px; } td.drift .verdict { font-style: italic; }
-.matrix { overflow-x: auto; } .filters { margin: 1rem 0; }`
+.matrix { overflow-x: auto; } .filters { margin: 1rem 0; } .change { font-size: 12px; font-weight: 600; }`
 
 const SCRIPT = `
 const rows = [...document.querySelectorAll('tr.requirement')];
@@ -80,6 +81,11 @@ export function renderFleetHtml(report: FleetReport): string {
     script: SCRIPT,
     body: `<h1 id="fleet-verdict">A fleet of ${report.targets.length}: exit ${report.exitCode} (${EXIT_WORDS[report.exitCode] ?? 'unknown'})</h1>
 <div class="meta">${escapeHtml(report.tool.name)} ${escapeHtml(report.tool.version)} · interface ${escapeHtml(report.specVersion)} · ${conformant} of ${report.targets.length} conformant · <span id="drift-count">${drifting} requirements drift</span> (a target's verdict differs from the majority's)</div>
+${
+  report.baseline
+    ? `<p id="baseline">Against the baseline ${escapeHtml(report.baseline.file)}: <b>${report.baseline.newFailures} new failures</b>, ${report.baseline.fixed} fixed${report.baseline.newTargets.length > 0 ? `; new targets, not compared: ${report.baseline.newTargets.map(escapeHtml).join(', ')}` : ''}</p>`
+    : ''
+}
 <table id="targets">
 <thead><tr><th>Target</th><th>Verdict</th><th>Exit</th><th>fail</th><th>warn</th><th>inconclusive</th><th>pass</th><th>Base URL</th><th>Results</th></tr></thead>
 <tbody>

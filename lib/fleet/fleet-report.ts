@@ -4,6 +4,7 @@
  * build it with the same function from the same files, so both give the same report.
  */
 
+import { changeOf } from '../judging/baseline.js'
 import type { Verdict } from '../judging/verdicts.js'
 import type { RunResult } from '../reports/run-result.js'
 import type { Level } from '../spec/catalogue.js'
@@ -31,6 +32,18 @@ export interface FleetRequirementRow {
   majority: Verdict
   /** The targets whose verdict is not the majority's. */
   drift: string[]
+  /** Against a baseline fleet report: the targets on which this requirement newly failed, or was fixed. */
+  changes?: Record<string, 'new-failure' | 'fixed'>
+}
+
+/** What changed against an earlier fleet report (`--baseline`), counted over the targets both reports hold. */
+export interface FleetBaselineSummary {
+  /** The earlier fleet.json, as given. */
+  file: string
+  newFailures: number
+  fixed: number
+  /** Targets judged now that the baseline does not hold: nothing is compared for them. */
+  newTargets: string[]
 }
 
 export interface FleetReport {
@@ -42,6 +55,7 @@ export interface FleetReport {
   exitCode: number
   targets: FleetTargetEntry[]
   requirements: FleetRequirementRow[]
+  baseline?: FleetBaselineSummary
 }
 
 /** Exit codes from best to worst: a set-up mistake must never read as a verdict, so it outranks all. */
@@ -96,6 +110,34 @@ export function buildFleetReport(runs: ReadonlyArray<{ name: string; result: Run
   return { formatVersion: 1, tool, specVersion, exitCode: worstExitCode(targets.map((target) => target.exitCode)), targets, requirements }
 }
 
+/**
+ * The report with each target's requirements marked where they newly failed or were fixed since `previous` (an
+ * earlier fleet.json), as --baseline marks one run's; a target the baseline does not hold is new, not compared.
+ */
+export function withFleetBaseline(report: FleetReport, previous: FleetReport, file: string): FleetReport {
+  const before = new Map(previous.requirements.map((row) => [row.id, row.verdicts]))
+  const known = new Set(previous.targets.map((target) => target.name))
+  let newFailures = 0
+  let fixed = 0
+  const requirements = report.requirements.map((row) => {
+    const changes: Record<string, 'new-failure' | 'fixed'> = {}
+    for (const [name, verdict] of Object.entries(row.verdicts)) {
+      if (!known.has(name)) continue
+      const change = changeOf(before.get(row.id)?.[name], verdict)
+      if (change === 'new-failure' || change === 'fixed') changes[name] = change
+      if (change === 'new-failure') newFailures += 1
+      if (change === 'fixed') fixed += 1
+    }
+    const { changes: _earlier, ...plain } = row
+    return Object.keys(changes).length > 0 ? { ...plain, changes } : plain
+  })
+  const newTargets = report.targets.map((target) => target.name).filter((name) => !known.has(name))
+  return { ...report, requirements, baseline: { file, newFailures, fixed, newTargets } }
+}
+
+/** How a change reads beside a verdict in fleet.md and fleet.html. */
+export const CHANGE_WORDS = { 'new-failure': 'new failure', fixed: 'fixed' } as const
+
 const MARK: Record<Verdict, string> = {
   pass: '✅ pass',
   fail: '❌ fail',
@@ -113,6 +155,12 @@ export function renderFleetMarkdown(report: FleetReport): string {
     lines.push(
       `| ${target.name} | ${target.verdict}${target.stopReason ? ` (${target.stopReason.replace(/\|/g, '\\|').replace(/\s+/g, ' ')})` : ''} | ${target.exitCode} | [report](${target.report}) |`,
     )
+  if (report.baseline) {
+    lines.push(
+      '',
+      `Against the baseline ${report.baseline.file}: **${report.baseline.newFailures} new failures**, ${report.baseline.fixed} fixed${report.baseline.newTargets.length > 0 ? `; new targets, not compared: ${report.baseline.newTargets.join(', ')}` : ''}`,
+    )
+  }
   const drifting = report.requirements.filter((row) => row.drift.length > 0)
   lines.push(
     '',
@@ -124,7 +172,9 @@ export function renderFleetMarkdown(report: FleetReport): string {
     const cells = report.targets.map((target) => {
       const verdict = row.verdicts[target.name]
       if (verdict === undefined) return '—'
-      return row.drift.includes(target.name) ? `**${MARK[verdict]}**` : MARK[verdict]
+      const change = row.changes?.[target.name]
+      const mark = change ? `${MARK[verdict]} (${CHANGE_WORDS[change]})` : MARK[verdict]
+      return row.drift.includes(target.name) ? `**${mark}**` : mark
     })
     lines.push(`| ${row.drift.length > 0 ? '**' : ''}${row.id}${row.drift.length > 0 ? '**' : ''} (${row.level}) | ${cells.join(' | ')} |`)
   }

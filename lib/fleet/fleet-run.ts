@@ -18,7 +18,7 @@ import type { ConformanceSuite } from '../run/suite.js'
 import { packageRoot, packageVersion } from '../spec/package-root.js'
 import type { FleetTarget } from './fleet-file.js'
 import { renderFleetHtml } from './fleet-html.js'
-import { buildFleetReport, type FleetReport, renderFleetMarkdown } from './fleet-report.js'
+import { buildFleetReport, type FleetReport, renderFleetMarkdown, withFleetBaseline } from './fleet-report.js'
 
 /** The version of the interface this suite judges. */
 export const SPEC_VERSION: string = JSON.parse(readFileSync(join(packageRoot, 'schemas', 'openapi.json'), 'utf8')).info.version
@@ -39,6 +39,8 @@ export interface FleetRunOptions {
   today: () => Date
   io: RunIo
   cancel?: AbortSignal
+  /** An earlier fleet.json to mark changes against. */
+  baseline?: { file: string; report: FleetReport }
 }
 
 const silent: RunIo = { out: () => {}, err: () => {} }
@@ -72,12 +74,30 @@ function readResults(folder: string): RunResult {
   return JSON.parse(readFileSync(join(folder, 'results.json'), 'utf8')) as RunResult
 }
 
-/** The fleet report of the target folders `names` under `reportDir`, written there as fleet.json, fleet.md and fleet.html. */
-export async function writeFleetReport(reportDir: string, names: readonly string[]): Promise<FleetReport> {
-  const report = buildFleetReport(
+/** An earlier fleet.json, to compare with (`--baseline`); throws ConfigError with what is wrong. */
+export function loadFleetBaseline(file: string): { file: string; report: FleetReport } {
+  let report: Partial<FleetReport>
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new ConfigError([`--baseline ${file}: ${error instanceof Error ? error.message : String(error)} (give the fleet.json of an earlier fleet run)`])
+  }
+  if (report.formatVersion !== 1 || !Array.isArray(report.targets) || !Array.isArray(report.requirements)) {
+    throw new ConfigError([`--baseline ${file}: not a fleet.json of format version 1 (give the fleet.json of an earlier fleet run)`])
+  }
+  return { file, report: report as FleetReport }
+}
+
+/**
+ * The fleet report of the target folders `names` under `reportDir`, written there as fleet.json, fleet.md and
+ * fleet.html; with a baseline (an earlier fleet.json), each target's new failures and fixes are marked.
+ */
+export async function writeFleetReport(reportDir: string, names: readonly string[], baseline?: { file: string; report: FleetReport }): Promise<FleetReport> {
+  const built = buildFleetReport(
     names.map((name) => ({ name, result: readResults(join(reportDir, name)) })),
     SPEC_VERSION,
   )
+  const report = baseline ? withFleetBaseline(built, baseline.report, baseline.file) : built
   await writeAtomically(join(reportDir, 'fleet.json'), `${JSON.stringify(report, null, 2)}\n`)
   await writeAtomically(join(reportDir, 'fleet.md'), renderFleetMarkdown(report))
   await writeAtomically(join(reportDir, 'fleet.html'), renderFleetHtml(report))
@@ -89,6 +109,7 @@ export async function runFleet(suite: ConformanceSuite, targets: readonly FleetT
   return writeFleetReport(
     options.reportDir,
     targets.map((target) => target.name),
+    options.baseline,
   )
 }
 
@@ -132,7 +153,7 @@ function foldersOf(input: string, problems: string[]): string[] {
  * copied there under its name. Inputs may be patterns (`shard-*`). Refuses runs of another suite or spec version,
  * and a target named twice.
  */
-export async function mergeFleet(inputs: readonly string[], reportDir: string): Promise<FleetReport> {
+export async function mergeFleet(inputs: readonly string[], reportDir: string, baseline?: { file: string; report: FleetReport }): Promise<FleetReport> {
   if (inputs.length === 0) throw new ConfigError(['merge needs the report folders of the runs to join'])
   const problems: string[] = []
   const byName = new Map<string, string>()
@@ -156,5 +177,6 @@ export async function mergeFleet(inputs: readonly string[], reportDir: string): 
   return writeFleetReport(
     reportDir,
     found.map((target) => target.name),
+    baseline,
   )
 }

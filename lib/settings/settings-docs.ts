@@ -33,8 +33,8 @@ ${settingLines.join('\n')}
 ${COMMAND_SWITCHES.map(([flag, help]) => `  ${flag.padEnd(24)} ${help}`).join('\n')}
 
 Many targets (docs/fleet.md):
-  petstore-conformance --targets fleet.yaml [--shard k/n] [--seed N] [--targets-in-flight 4] [--report-dir reports]
-  petstore-conformance merge <report folders of the shards> --report-dir <out>
+  petstore-conformance --targets fleet.yaml [--shard k/n] [--seed N] [--targets-in-flight 4] [--report-dir reports] [--baseline old/fleet.json]
+  petstore-conformance merge <report folders of the shards, or shard-*> --report-dir <out> [--baseline old/fleet.json]
 
 ${EXIT_CODES_TEXT}`
 }

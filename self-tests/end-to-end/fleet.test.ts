@@ -224,6 +224,28 @@ describe('six targets, one run or three shards and a merge', () => {
       expect(readFleet(join(folder, 'merged'))).toEqual(merged)
       expect(merged.exitCode).toBe(1)
       expect(merged.requirements.find((row) => row.id === 'listPets/limit-max-100')?.drift).toEqual(['us'])
+      expect(merged.baseline).toBeUndefined()
+      // Against last night's fleet.json (here: this one, with us passing limit-max-100 and eu failing limit-caps-size),
+      // each target's new failures and fixes are marked, in fleet.json, fleet.md and fleet.html; a target last night
+      // did not have is new, not compared.
+      const lastNight = structuredClone(merged)
+      const row = (id: string) => lastNight.requirements.find((candidate) => candidate.id === id) ?? expect.fail(`no ${id}`)
+      row('listPets/limit-max-100').verdicts.us = 'pass'
+      row('listPets/limit-caps-size').verdicts.eu = 'fail'
+      writeFileSync(join(folder, 'last-night.json'), JSON.stringify(lastNight))
+      const compared = await mergeFleetReports([join(folder, 'shard-*')], join(folder, 'compared'), { baseline: join(folder, 'last-night.json') })
+      expect(readFleet(join(folder, 'compared'))).toEqual(compared)
+      expect(compared.baseline).toEqual({ file: join(folder, 'last-night.json'), newFailures: 1, fixed: 1, newTargets: [] })
+      expect(compared.requirements.find((candidate) => candidate.id === 'listPets/limit-max-100')?.changes).toEqual({ us: 'new-failure' })
+      expect(compared.requirements.find((candidate) => candidate.id === 'listPets/limit-caps-size')?.changes).toEqual({ eu: 'fixed' })
+      expect(compared.requirements.filter((candidate) => candidate.changes).length).toBe(2)
+      expect(readFileSync(join(folder, 'compared', 'fleet.md'), 'utf8')).toMatch(/\*\*1 new failures\*\*, 1 fixed[\s\S]*❌ fail \(new failure\)/)
+      expect(readFileSync(join(folder, 'compared', 'fleet.html'), 'utf8')).toContain('<span class="change">fixed</span>')
+      const withoutUs = { ...lastNight, targets: lastNight.targets.filter((target) => target.name !== 'us') }
+      writeFileSync(join(folder, 'without-us.json'), JSON.stringify(withoutUs))
+      const partly = await mergeFleetReports([join(folder, 'shard-*')], join(folder, 'partly'), { baseline: join(folder, 'without-us.json') })
+      expect(partly.baseline?.newTargets).toEqual(['us'])
+      expect(partly.requirements.some((candidate) => candidate.changes?.us)).toBe(false)
       // A key its variable does not hold is that target's set-up mistake (exit 2), not a crash of the fleet.
       const unkeyed = await runFleetConformance({ targets: [{ name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'NOT_SET' }], reportDir: join(folder, 'unkeyed') })
       expect(unkeyed.exitCode).toBe(2)
