@@ -44,7 +44,7 @@ export interface FleetOptions {
   baseline?: string
   /** Cancels every target's run, as SIGTERM does the command's. */
   signal?: AbortSignal
-  /** Receives the lines the command would print (one per target judged); default: nothing is printed. */
+  /** Receives the lines the command would print (the fleet's plan, then one per target judged); default: nothing is printed. */
   onLine?: (line: string, stream: 'out' | 'err') => void
 }
 
@@ -53,31 +53,49 @@ function ioOf(onLine: FleetOptions['onLine']): RunIo {
   return { out: (line) => emit(line, 'out'), err: (line) => emit(line, 'err') }
 }
 
+/** Where relative paths start and what day it is: the process's for the typed API, the command's sources for the command. */
+export interface FleetContext {
+  cwd: string
+  today: () => Date
+}
+
+const processContext = (): FleetContext => ({ cwd: process.cwd(), today: () => new Date() })
+
 /** Judges every target of the fleet (or of one shard); resolves with the fleet report whatever the verdicts. Throws ConfigError for a fleet with problems. */
-export async function runFleetWith(suite: ConformanceSuite, options: FleetOptions): Promise<FleetReport> {
+export async function runFleetWith(suite: ConformanceSuite, options: FleetOptions, context: FleetContext = processContext()): Promise<FleetReport> {
   const all =
     typeof options.targets === 'string'
-      ? readFleetFile(resolve(options.targets))
+      ? readFleetFile(resolve(context.cwd, options.targets))
       : fleetOf({ targets: options.targets, ...(options.defaults ? { defaults: options.defaults } : {}) }, 'the fleet')
   const targets = options.shard === undefined ? all : shardOf(all, parseShard(options.shard))
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1)
+  const inFlight = options.targetsInFlight ?? 4
+  const baseline = options.baseline === undefined ? undefined : loadFleetBaseline(resolve(context.cwd, options.baseline))
+  const io = ioOf(options.onLine)
+  io.out(`Fleet: ${targets.length} of ${all.length} targets${options.shard ? ` (shard ${options.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
   return runFleet(suite, targets, {
-    reportDir: resolve(options.reportDir ?? 'reports'),
-    seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
-    inFlight: options.targetsInFlight ?? 4,
+    reportDir: resolve(context.cwd, options.reportDir ?? 'reports'),
+    seed,
+    inFlight,
     env: options.env ?? {},
-    cwd: process.cwd(),
-    today: () => new Date(),
-    io: ioOf(options.onLine),
+    cwd: context.cwd,
+    today: context.today,
+    io,
     ...(options.signal ? { cancel: options.signal } : {}),
-    ...(options.baseline === undefined ? {} : { baseline: loadFleetBaseline(resolve(options.baseline)) }),
+    ...(baseline ? { baseline } : {}),
   })
 }
 
 /** Joins the report folders of several fleet runs (shards) into one fleet report in `reportDir`; throws ConfigError for another version or a target counted twice. */
-export function mergeFleetReports(folders: readonly string[], reportDir: string, options: { baseline?: string } = {}): Promise<FleetReport> {
+export function mergeFleetReports(
+  folders: readonly string[],
+  reportDir: string,
+  options: { baseline?: string } = {},
+  context: Pick<FleetContext, 'cwd'> = processContext(),
+): Promise<FleetReport> {
   return mergeFleet(
-    folders.map((folder) => resolve(folder)),
-    resolve(reportDir),
-    options.baseline === undefined ? undefined : loadFleetBaseline(resolve(options.baseline)),
+    folders.map((folder) => resolve(context.cwd, folder)),
+    resolve(context.cwd, reportDir),
+    options.baseline === undefined ? undefined : loadFleetBaseline(resolve(context.cwd, options.baseline)),
   )
 }

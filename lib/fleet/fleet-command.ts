@@ -8,7 +8,6 @@
  * Every other setting comes from the fleet file (its defaults, then each target's own) or from PETSTORE_*
  * variables under them. The exit code is the worst of the targets' (see fleet-report.ts).
  */
-import { randomInt } from 'node:crypto'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type CommandSources, runCommand, type SuiteSource } from '../run/command.js'
@@ -76,27 +75,25 @@ function fleetCommand(suite: () => Promise<ConformanceSuite>, sources: FleetComm
       },
       strict: true,
     })
-    const { parseShard, readFleetFile, shardOf } = await import('./fleet-file.js')
-    const all = readFleetFile(resolve(sources.cwd, values.targets ?? ''))
-    const targets = values.shard === undefined ? all : shardOf(all, parseShard(values.shard))
-    const seed = values.seed === undefined ? randomInt(0, 2 ** 31 - 1) : wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1)
-    const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
-    const inFlight = wholeNumber(values['targets-in-flight'], '--targets-in-flight', 4, 64)
-    io.out(`Fleet: ${targets.length} of ${all.length} targets${values.shard ? ` (shard ${values.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
-    const { loadFleetBaseline, runFleet } = await import('./fleet-run.js')
-    const baseline = values.baseline === undefined ? undefined : loadFleetBaseline(resolve(sources.cwd, values.baseline))
-    const report = await runFleet(await suite(), targets, {
-      ...(baseline ? { baseline } : {}),
-      reportDir,
-      seed,
-      inFlight,
-      env: sources.env,
-      cwd: sources.cwd,
-      today: sources.today,
-      io,
-      ...(cancel ? { cancel } : {}),
-    })
-    return summarise(report, reportDir, io)
+    const reportDir = values['report-dir'] ?? 'reports'
+    const { runFleetWith } = await import('./fleet-api.js')
+    // The command is the typed API with flags: the same fleet run, reading its keys from the command's environment.
+    const report = await runFleetWith(
+      await suite(),
+      {
+        targets: values.targets ?? '',
+        reportDir,
+        env: sources.env,
+        onLine: (line, stream) => (stream === 'out' ? io.out(line) : io.err(line)),
+        ...(values.shard === undefined ? {} : { shard: values.shard }),
+        ...(values.seed === undefined ? {} : { seed: wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1) }),
+        ...(values['targets-in-flight'] === undefined ? {} : { targetsInFlight: wholeNumber(values['targets-in-flight'], '--targets-in-flight', 4, 64) }),
+        ...(values.baseline === undefined ? {} : { baseline: values.baseline }),
+        ...(cancel ? { signal: cancel } : {}),
+      },
+      { cwd: sources.cwd, today: sources.today },
+    )
+    return summarise(report, resolve(sources.cwd, reportDir), io)
   })
 }
 
@@ -108,14 +105,9 @@ function mergeCommand(sources: FleetCommandSources, io: RunIo): Promise<number> 
       allowPositionals: true,
       strict: true,
     })
-    const reportDir = resolve(sources.cwd, values['report-dir'] ?? 'reports')
-    const { loadFleetBaseline, mergeFleet } = await import('./fleet-run.js')
-    const baseline = values.baseline === undefined ? undefined : loadFleetBaseline(resolve(sources.cwd, values.baseline))
-    const report = await mergeFleet(
-      positionals.map((input) => resolve(sources.cwd, input)),
-      reportDir,
-      baseline,
-    )
-    return summarise(report, reportDir, io)
+    const reportDir = values['report-dir'] ?? 'reports'
+    const { mergeFleetReports } = await import('./fleet-api.js')
+    const report = await mergeFleetReports(positionals, reportDir, values.baseline === undefined ? {} : { baseline: values.baseline }, { cwd: sources.cwd })
+    return summarise(report, resolve(sources.cwd, reportDir), io)
   })
 }
