@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { compiledProjectModules, ensureCompiled } from './self-tests/helpers/compiled-modules.js'
 
 /**
  * The files that take longest, longest first (the classic longest-processing-time order): on a fresh clone (CI)
@@ -48,9 +50,15 @@ class SlowestFirst extends BaseSequencer {
  */
 setFlagsFromString('--max-semi-space-size=64')
 
+const root = import.meta.dirname
+ensureCompiled(root)
+
 // The project's own tests. The conformance suites under suites/ are run by the command, not here.
 export default defineConfig({
+  // The test files are vitest's; the modules they import are tsc's output in dist/, loaded by Node (compiled-modules.ts).
+  plugins: [compiledProjectModules(root)],
   test: {
+    server: { deps: { external: [new RegExp(`^${join(root, 'dist/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)] } },
     include: ['self-tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
