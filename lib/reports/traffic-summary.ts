@@ -115,7 +115,9 @@ export function summariseTraffic(attempts: readonly AttemptRecord[], runStartedA
     else byOperation.set(operation, [attempt])
   }
   return {
-    operations: [...byOperation].map(([operation, ofOperation]) => operationTraffic(operation, ofOperation)).sort((a, b) => a.operation.localeCompare(b.operation)),
+    operations: [...byOperation]
+      .map(([operation, ofOperation]) => operationTraffic(operation, ofOperation))
+      .sort((a, b) => (a.operation < b.operation ? -1 : a.operation > b.operation ? 1 : 0)),
     timeline: timeline(attempts, runStartedAt, durationMs),
   }
 }

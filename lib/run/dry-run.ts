@@ -51,7 +51,7 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
   io.out(
     `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirements.length ? `, requirements ${config.requirements.join(',')}` : ''}: counted against the embedded reference holding ${config.profile === 'full' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
   )
-  for (const [operation, count] of [...counts].sort((a, b) => a[0].localeCompare(b[0]))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
+  for (const [operation, count] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
   io.out(`  ${'total'.padEnd(40)} ${counted(reference.requests.length, 'request')}`)
   if (config.rateLimit !== undefined) {
     const seconds = (Math.ceil(reference.requests.length / config.rateLimit) - 1) * 1.1
