@@ -114,6 +114,10 @@ function cpuRows(figures: PairedFigures): string {
     `  full run     ${figures.suiteCpuPerRequestMs.toFixed(2)} ms CPU per request (of which ${figures.suiteReportsCpuPerRequestMs.toFixed(2)} after the last answer: verdicts and reports), start-up ${Math.round(figures.suiteStartupCpuMs)} ms CPU, ${figures.requests} requests`,
     `  raw loop     ${figures.rawCpuPerRequestMs.toFixed(2)} ms CPU per request (the same requests, JSON.parse of every body)`,
     `  ratio        ${figures.ratio.toFixed(2)} (goal ≤ ${CPU_RATIO_GOAL}), median of ${figures.pairs} pairs`,
+    `Warm (${figures.warm.passes} passes in one process each: the full run through the typed API, the raw loop replaying the same requests):`,
+    `  full run     ${figures.warm.suiteCpuPerRequestMs.toFixed(2)} ms CPU per request (first pass ${figures.warm.suiteFirstPassCpuPerRequestMs.toFixed(2)}, modules already loaded)`,
+    `  raw loop     ${figures.warm.rawCpuPerRequestMs.toFixed(2)} ms CPU per request`,
+    `  ratio        ${figures.warm.ratio.toFixed(2)}, median of the last 3 passes`,
   ].join('\n')
 }
 

@@ -5,14 +5,17 @@
  * (cpu-meter.ts); start-up, the CPU before the first request, is taken off, so the figure is what each request
  * costs: sending, reading, judging, and for the command the reports at the end. Pairs alternate which goes first.
  */
+import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { packageRoot } from '../lib/spec/package-root.js'
 import { PetStore } from '../reference/pet-store.js'
 import { startVariant } from '../variants/variant.js'
 import { type MeasuredChild, median, runMeasured } from './child-process.js'
 import type { RecordedRequestLine } from './raw-loop.js'
+import type { WarmPass } from './warm-runs.js'
 
 export interface PairedFigures {
   pairs: number
@@ -26,6 +29,55 @@ export interface PairedFigures {
   ratio: number
   /** CPU ms of the command before its first request (median). */
   suiteStartupCpuMs: number
+  /** The same, warm: the full run repeated in one process (the typed API) and the raw loop's requests replayed in one process. */
+  warm: WarmFigures
+}
+
+export interface WarmFigures {
+  passes: number
+  /** CPU ms per request of the suite's first pass in its process (its modules already loaded). */
+  suiteFirstPassCpuPerRequestMs: number
+  /** CPU ms per request of the later passes (median of the last three), suite and raw loop. */
+  suiteCpuPerRequestMs: number
+  rawCpuPerRequestMs: number
+  ratio: number
+}
+
+const WARM_PASSES = 10
+const execFileAsync = promisify(execFile)
+
+/** Runs warm-runs.js with `args` and reads the passes it printed. */
+async function warmPasses(args: readonly string[], env: Record<string, string> = {}): Promise<WarmPass[]> {
+  const { stdout } = await execFileAsync(process.execPath, [join(packageRoot, 'dist/benchmarks/warm-runs.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as WarmPass)
+}
+
+const passCost = (pass: WarmPass) => pass.cpuMs / Math.max(1, pass.requests)
+
+/** Warm figures on a fresh target: the suite's passes first, then the raw loop replaying `requestsFile` as often. */
+async function measureWarm(apiKey: string, concurrency: number, requestsFile: string): Promise<WarmFigures> {
+  const target = await startVariant(undefined, { apiKey, store: new PetStore() })
+  try {
+    const suite = await warmPasses(['suite', target.baseUrl, String(WARM_PASSES), String(concurrency)], { PETSTORE_API_KEY: apiKey })
+    const raw = await warmPasses(['raw', requestsFile, target.baseUrl, String(WARM_PASSES), String(concurrency)])
+    const suiteCpuPerRequestMs = median(suite.slice(-3).map(passCost))
+    const rawCpuPerRequestMs = median(raw.slice(-3).map(passCost))
+    return {
+      passes: WARM_PASSES,
+      suiteFirstPassCpuPerRequestMs: passCost(suite[0] as WarmPass),
+      suiteCpuPerRequestMs,
+      rawCpuPerRequestMs,
+      ratio: suiteCpuPerRequestMs / rawCpuPerRequestMs,
+    }
+  } finally {
+    await target.close()
+  }
 }
 
 const perRequest = (child: MeasuredChild) => (child.cpu.totalCpuMs - child.cpu.startupCpuMs) / Math.max(1, child.cpu.requests)
@@ -34,6 +86,7 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
   const folder = mkdtempSync(join(tmpdir(), 'petstore-paired-'))
   const suite: MeasuredChild[] = []
   const raw: MeasuredChild[] = []
+  let warm: WarmFigures
   try {
     for (let pair = 0; pair < pairs; pair++) {
       const target = await startVariant(undefined, { apiKey, store: new PetStore() })
@@ -70,6 +123,7 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
         await target.close()
       }
     }
+    warm = await measureWarm(apiKey, concurrency, join(folder, 'requests-0.json'))
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }
@@ -83,5 +137,6 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
     rawCpuPerRequestMs,
     ratio: suiteCpuPerRequestMs / rawCpuPerRequestMs,
     suiteStartupCpuMs: median(suite.map((child) => child.cpu.startupCpuMs)),
+    warm,
   }
 }

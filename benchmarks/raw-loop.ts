@@ -6,6 +6,7 @@
  * Usage: raw-loop.js <requests.json> <base URL> <concurrency>
  */
 import { readFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 import { Agent, request } from 'undici'
 
 export interface RecordedRequestLine {
@@ -16,29 +17,33 @@ export interface RecordedRequestLine {
   body?: string
 }
 
-const [listFile, baseUrl, concurrencyText] = process.argv.slice(2)
-if (!listFile || !baseUrl) throw new Error('usage: raw-loop.js <requests.json> <base URL> <concurrency>')
-const lines: RecordedRequestLine[] = JSON.parse(readFileSync(listFile, 'utf8'))
-const origin = new URL(baseUrl).origin
-const concurrency = Number(concurrencyText ?? '8')
-const dispatcher = new Agent({ connections: concurrency })
 // Hop-by-hop and framing headers are the client's own to write.
-const unsent = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
+const UNSENT = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
 
-let next = 0
-async function worker(): Promise<void> {
-  while (next < lines.length) {
-    const line = lines[next++] as RecordedRequestLine
-    const headers = Object.fromEntries(Object.entries(line.headers).filter(([name]) => !unsent.has(name)))
-    const answer = await request(`${origin}${line.url}`, { method: line.method as 'GET' | 'POST', headers, ...(line.body !== undefined ? { body: line.body } : {}), dispatcher })
-    const text = await answer.body.text()
-    try {
-      JSON.parse(text)
-    } catch {
-      // Not JSON: the floor parses what it can, as the suite does.
+/** Sends every line to `baseUrl`'s origin, `concurrency` in flight, and parses each answer's body. */
+export async function replay(lines: readonly RecordedRequestLine[], baseUrl: string, concurrency: number): Promise<void> {
+  const origin = new URL(baseUrl).origin
+  const dispatcher = new Agent({ connections: concurrency })
+  let next = 0
+  const worker = async () => {
+    while (next < lines.length) {
+      const line = lines[next++] as RecordedRequestLine
+      const headers = Object.fromEntries(Object.entries(line.headers).filter(([name]) => !UNSENT.has(name)))
+      const answer = await request(`${origin}${line.url}`, { method: line.method as 'GET' | 'POST', headers, ...(line.body !== undefined ? { body: line.body } : {}), dispatcher })
+      const text = await answer.body.text()
+      try {
+        JSON.parse(text)
+      } catch {
+        // Not JSON: the floor parses what it can, as the suite does.
+      }
     }
   }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  await dispatcher.close()
 }
 
-await Promise.all(Array.from({ length: concurrency }, worker))
-await dispatcher.close()
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [listFile, baseUrl, concurrencyText] = process.argv.slice(2)
+  if (!listFile || !baseUrl) throw new Error('usage: raw-loop.js <requests.json> <base URL> <concurrency>')
+  await replay(JSON.parse(readFileSync(listFile, 'utf8')), baseUrl, Number(concurrencyText ?? '8'))
+}
