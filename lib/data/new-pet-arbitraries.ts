@@ -96,8 +96,19 @@ const codePoint: fc.Arbitrary<string> = fc.oneof(fc.integer({ min: 0, max: 0xfff
 
 const WHITESPACE = fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\u3000')
 
-/** Names across full Unicode; every branch can shrink to the empty string. */
+let names: fc.Arbitrary<string> | undefined
+
+/**
+ * Names across full Unicode; every branch can shrink to the empty string. Built once and shared: an arbitrary
+ * holds no state between draws (the run's random source is passed to each), and building the grapheme strings'
+ * tables took 8 ms of every run.
+ */
 export function nameArbitrary(): fc.Arbitrary<string> {
+  names ??= buildNameArbitrary()
+  return names
+}
+
+function buildNameArbitrary(): fc.Arbitrary<string> {
   return fc.oneof(
     { withCrossShrink: true },
     { arbitrary: fc.string({ unit: codePoint, maxLength: 24 }), weight: 4 },
