@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { faults } from '../../variants/faults/index.js'
 import { type CliOutcome, runBuiltCli } from '../helpers/run-cli.js'
-import { API_KEY, useTargets } from '../helpers/targets.js'
+import { API_KEY, UNREACHABLE_BASE_URL, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
@@ -77,9 +77,7 @@ describe('every exit code of the built command, with its headline and its report
   })
 
   test('3: an unreachable target has NO VERDICT, with reports', async () => {
-    const target = await startTarget()
-    await target.close()
-    const outcome = await runBuiltCli(['--base-url', target.baseUrl], WITH_KEY)
+    const outcome = await runBuiltCli(['--base-url', UNREACHABLE_BASE_URL], WITH_KEY)
     expect(outcome.code).toBe(3)
     expect(outcome.stderr).toMatch(/Stopped: target unreachable: GET .*cannot connect/)
     expect(outcome.results).toMatchObject({ exitCode: 3, headline: { text: 'NO VERDICT' } })

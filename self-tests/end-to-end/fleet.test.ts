@@ -3,7 +3,6 @@
  * reference, three faults, a conformant look-alike, and one nobody answers) give the same fleet report both ways.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,7 +19,7 @@ import { faults } from '../../variants/faults/index.js'
 import { lookAlikes } from '../../variants/look-alikes.js'
 import type { Variant } from '../../variants/variant.js'
 import { launchChromium } from '../helpers/browser.js'
-import { API_KEY, startTarget, type Target } from '../helpers/targets.js'
+import { API_KEY, startTarget, type Target, UNREACHABLE_BASE_URL } from '../helpers/targets.js'
 
 const variant = (name: string): Variant => {
   const found = [...faults, ...lookAlikes].find((candidate) => candidate.name === name)
@@ -35,19 +34,10 @@ const FLEET = [
   { name: 'ap-gzip', variant: variant('gzip-encoded-answers') },
 ]
 
-/** A loopback port nobody listens on: taken from the OS, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-function fleetFile(folder: string, targets: readonly Target[], unreachablePort: number): string {
+function fleetFile(folder: string, targets: readonly Target[]): string {
   const lines = ['defaults:', '  profile: full', '  numRuns: 3', '  sequences: 1', '  timeoutMs: 2000', 'targets:']
   for (const [index, entry] of FLEET.entries()) lines.push(`  - name: ${entry.name}`, `    baseUrl: ${targets[index]?.baseUrl}`, '    apiKeyEnv: FLEET_KEY')
-  lines.push('  - name: eu-unreachable', `    baseUrl: http://127.0.0.1:${unreachablePort}/v1`, '    apiKeyEnv: FLEET_KEY', '    profile: smoke')
+  lines.push('  - name: eu-unreachable', `    baseUrl: ${UNREACHABLE_BASE_URL}`, '    apiKeyEnv: FLEET_KEY', '    profile: smoke')
   const file = join(folder, 'fleet.yaml')
   writeFileSync(file, `${lines.join('\n')}\n`)
   return file
@@ -146,17 +136,16 @@ describe('a fleet file', () => {
 
 describe('six targets, one run or three shards and a merge', () => {
   test('give the same fleet report: every verdict, the worst exit code, the unreachable target as 3 and not a crash', async () => {
-    const unreachablePort = await closedPort()
     const serve = () => Promise.all(FLEET.map((entry) => startTarget({ pets: 110, ...(entry.variant ? { variant: entry.variant } : {}) })))
     const oneRunTargets = await serve()
     const shardTargets = await serve()
     try {
       const oneRun = mkdtempSync(join(tmpdir(), 'petstore-fleet-'))
-      const whole = await command(['--targets', fleetFile(oneRun, oneRunTargets, unreachablePort), '--seed', '7', '--report-dir', join(oneRun, 'reports')], oneRun)
+      const whole = await command(['--targets', fleetFile(oneRun, oneRunTargets), '--seed', '7', '--report-dir', join(oneRun, 'reports')], oneRun)
       expect(whole.code, whole.out).toBe(3)
 
       const sharded = mkdtempSync(join(tmpdir(), 'petstore-shards-'))
-      const file = fleetFile(sharded, shardTargets, unreachablePort)
+      const file = fleetFile(sharded, shardTargets)
       const shards = await Promise.all(
         ['1/3', '2/3', '3/3'].map((shard, index) => command(['--targets', file, '--shard', shard, '--seed', '7', '--report-dir', join(sharded, `shard-${index + 1}`)], sharded)),
       )

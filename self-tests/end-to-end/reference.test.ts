@@ -4,7 +4,7 @@ import { PetStore } from '../../reference/pet-store.js'
 import { faults } from '../../variants/faults/index.js'
 import { startVariant } from '../../variants/variant.js'
 import { runCli, verdictOf } from '../helpers/run-cli.js'
-import { API_KEY, useTargets } from '../helpers/targets.js'
+import { API_KEY, UNREACHABLE_BASE_URL, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
 
@@ -57,10 +57,7 @@ describe('the command against the reference implementation', () => {
   })
 
   test('an unreachable target ends with exit code 3', async () => {
-    const server = await startTarget()
-    const url = server.baseUrl
-    await server.close()
-    const outcome = await runCli(['--base-url', url], { PETSTORE_API_KEY: API_KEY })
+    const outcome = await runCli(['--base-url', UNREACHABLE_BASE_URL], { PETSTORE_API_KEY: API_KEY })
     expect(outcome.code).toBe(3)
     expect(outcome.stderr).toMatch(/target unreachable/)
   })

@@ -6,6 +6,14 @@ import { startVariant, type Variant } from '../../variants/variant.js'
 
 export const API_KEY = 'self-test-key-4f9c2a'
 
+/**
+ * A target nobody serves: port 1 on loopback. Not a port taken from the OS and closed again: the self-tests start
+ * servers on OS-chosen ports all the time, and one of them may be given that port a moment later (a fleet test
+ * once found a conformant reference on its "unreachable" target). Port 1 is outside the range the OS hands out
+ * and nothing on a test machine listens there.
+ */
+export const UNREACHABLE_BASE_URL = 'http://127.0.0.1:1/v1'
+
 export interface Target extends RunningServer {
   store: PetStore
 }
