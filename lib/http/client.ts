@@ -18,6 +18,7 @@ import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchClo
 import { DeadOperations, isUnusable } from './dead-operations.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
+import { KeptBodies } from './kept-bodies.js'
 import { tlsAlertOf } from './tls-alert.js'
 import { newSpanId, traceparent } from './trace-context.js'
 import { type AttemptRecord, type RecordedResponse, TrafficLog, type TransportFailureKind } from './traffic.js'
@@ -181,6 +182,14 @@ const RATE_WINDOW_MS = 1_100
 /** Most bytes of response headers read: a flood of headers is cut there. */
 export const MAX_HEADER_BYTES = 64 * 1024
 
+/**
+ * Bodies from this size on count against the budget below; together they keep at most the budget in memory,
+ * the oldest moved to a temporary file past it (kept-bodies.ts). A page of 100 pets with short names is about
+ * 10 KiB; a run against a conformant target keeps well under the budget and moves nothing.
+ */
+const LARGE_BODY_BYTES = 64 * 1024
+const KEPT_BODIES_BUDGET_BYTES = 8 * 1024 * 1024
+
 function stopped(stop: AbortSignal): TransportFailure {
   return { kind: 'stopped', message: `${stopWords(stop)} before an answer came` }
 }
@@ -229,6 +238,8 @@ export class HttpClient {
   private readonly queue: PQueue
   private readonly base: URL
   private readonly dead = new DeadOperations(MAX_HEADER_BYTES)
+  /** The large bodies the run's answers keep in memory, within a budget (policy §5). */
+  private readonly keptBodies = new KeptBodies({ largeBytes: LARGE_BODY_BYTES, budgetBytes: KEPT_BODIES_BUDGET_BYTES, forget: (response) => parsedBodies.delete(response) })
   private readonly suspectGates = new Map<string, PQueue>()
   /** Headers every request starts from: the User-Agent, then the extra headers (names in lower case, so a request's own win). */
   private readonly baseHeaders: Record<string, string>
@@ -340,6 +351,7 @@ export class HttpClient {
           await this.sleep(wait)
           continue
         }
+        this.keptBodies.keep(response)
         return ended({ response })
       }
       // A read cut because another request to its operation timed out goes again, behind the operation's gate.
@@ -540,6 +552,12 @@ export class HttpClient {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
     await Promise.all([this.dispatcher.close(), this.freshConnections?.close()])
+    this.keptBodies.discard()
+  }
+
+  /** How many answers' bodies were moved out of memory to keep within the budget. */
+  get bodiesMovedOut(): number {
+    return this.keptBodies.movedOut
   }
 
   /** Closes the connections now, failing the requests still in flight. */
@@ -547,6 +565,7 @@ export class HttpClient {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
     await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy()])
+    this.keptBodies.discard()
   }
 }
 
@@ -569,8 +588,8 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
 
-/** The response body parsed losslessly, memoised on the exchange. */
-const parsedBodies = new WeakMap<Exchange, JsonParseResult>()
+/** Each answer's body as parsed, once: by the answer, so that a body moved out of memory (kept-bodies.ts) takes its reading with it. */
+const parsedBodies = new WeakMap<RecordedResponse, JsonParseResult>()
 
 /** Bodies up to this size are remembered by their text; larger ones are parsed for their exchange alone. */
 const REMEMBERED_BODY_CHARS = 64 * 1024
@@ -586,8 +605,25 @@ const REMEMBERED_TEXT_CHARS = 2 * 1024 * 1024
 const parsedTexts = new Map<string, JsonParseResult>()
 let parsedTextChars = 0
 
+/**
+ * The last few larger bodies, each with its reading: a target that answers alike (the same long page while the
+ * store does not change, or the same megabyte to every request) is parsed once, not once an answer. Few, so
+ * that their text and readings stay a small part of the run's memory.
+ */
+const parsedLargeTexts = new Map<string, JsonParseResult>()
+const REMEMBERED_LARGE_BODIES = 4
+
+function parseLargeBody(text: string): JsonParseResult {
+  const known = parsedLargeTexts.get(text)
+  if (known) return known
+  const parsed = parseJson(text)
+  parsedLargeTexts.set(text, parsed)
+  if (parsedLargeTexts.size > REMEMBERED_LARGE_BODIES) parsedLargeTexts.delete(parsedLargeTexts.keys().next().value as string)
+  return parsed
+}
+
 function parseBody(text: string): JsonParseResult {
-  if (text.length > REMEMBERED_BODY_CHARS) return parseJson(text)
+  if (text.length > REMEMBERED_BODY_CHARS) return parseLargeBody(text)
   const known = parsedTexts.get(text)
   if (known) {
     // Most recently used last: Map keeps insertion order, so the oldest is first to go.
@@ -613,10 +649,12 @@ export function responseObject(exchange: Exchange): { [key: string]: JsonValue }
 }
 
 export function responseJson(exchange: Exchange): JsonParseResult {
-  let parsed = parsedBodies.get(exchange)
+  const { response } = exchange
+  if (!response) return { ok: false, error: 'no response' }
+  let parsed = parsedBodies.get(response)
   if (!parsed) {
-    parsed = exchange.response ? parseBody(exchange.response.body) : { ok: false, error: 'no response' }
-    parsedBodies.set(exchange, parsed)
+    parsed = parseBody(response.body)
+    parsedBodies.set(response, parsed)
   }
   return parsed
 }

@@ -3,7 +3,16 @@
  * number of as many digits, is quoted by its start and its length, so no message or report swells with it.
  */
 export function excerpt(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}… [${text.length - limit} more characters]` : text
+  return text.length > limit ? detached(`${text.slice(0, limit)}… [${text.length - limit} more characters]`) : text
+}
+
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a slice of a long string as a
+ * view of it, so a 4 KiB excerpt held by a report would keep the whole megabyte it was cut from alive. Every
+ * UTF-16 code unit, a lone surrogate included, goes through UTF-16LE and back unchanged.
+ */
+export function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le')
 }
 
 /** The longest target text a failure message, an expectation or a schema error quotes. */

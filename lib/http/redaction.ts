@@ -11,6 +11,8 @@
  * line that holds it sends the same bytes: `${PETSTORE_API_KEY%?}` is the key without its last character,
  * `${PETSTORE_API_KEY:0:12}` its first 12 characters, `${PETSTORE_API_KEY^^}` the key upper-cased.
  */
+import { detached } from './excerpt.js'
+
 export const KEY_VARIABLE = 'PETSTORE_API_KEY'
 export const KEY_PLACEHOLDER = `$${KEY_VARIABLE}`
 
@@ -21,6 +23,13 @@ export const KEY_PIECE_LENGTH = 6
 /** The texts a redactor remembers its answer for, and the longest it remembers: bounded, whatever a run reports. */
 const MEMO_ENTRIES = 4096
 const MEMO_TEXT_LIMIT = 512
+/**
+ * Longer texts it remembers too, up to this length (an evidence body is cut at 4 KiB; a curl line quotes one) and
+ * this many characters in all: the reports quote the same bodies again and again (every answer of a target that
+ * answers alike; each report file redacts what the evidence already redacted once).
+ */
+const LONG_MEMO_TEXT_LIMIT = 16 * 1024
+const LONG_MEMO_CHARS = 4 * 1024 * 1024
 /** The shortest stretch of base64 that is checked for a piece of the key (8 base64 characters carry 6 bytes). */
 const BASE64_PIECE_LENGTH = 8
 
@@ -165,11 +174,19 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
   const masks = new RegExp(`(${KEY_MASK_PATTERN.source}|${kept.map(escapeForPattern).join('|')})`)
   // Reports quote the same texts many times over (a URL, a header, a title): each is searched once.
   const memo = new Map<string, string>()
+  const longMemo = new Map<string, string>()
+  let longMemoChars = 0
   return (text) => {
-    const known = memo.get(text)
+    const known = text.length <= MEMO_TEXT_LIMIT ? memo.get(text) : text.length <= LONG_MEMO_TEXT_LIMIT ? longMemo.get(text) : undefined
     if (known !== undefined) return known
     const redacted = redactText(text)
-    if (text.length <= MEMO_TEXT_LIMIT && memo.size < MEMO_ENTRIES) memo.set(text, redacted)
+    if (text.length <= MEMO_TEXT_LIMIT) {
+      if (memo.size < MEMO_ENTRIES) memo.set(text, redacted)
+    } else if (text.length <= LONG_MEMO_TEXT_LIMIT && longMemoChars + text.length + redacted.length <= LONG_MEMO_CHARS) {
+      // Copies: a text cut from a long body would otherwise keep all of that body in memory for as long as the redactor lives.
+      longMemo.set(detached(text), detached(redacted))
+      longMemoChars += text.length + redacted.length
+    }
     return redacted
   }
   function redactText(text: string): string {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { behaviours, hostileBehaviours, listsDrip, notFound, redirectsTo, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { launchChromium } from '../helpers/browser.js'
-import { type CliOutcome, runCli } from '../helpers/run-cli.js'
+import { type CliOutcome, runBuiltCli, runCli } from '../helpers/run-cli.js'
 import { API_KEY } from '../helpers/targets.js'
 
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
@@ -55,11 +55,16 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     expect(failuresOf(outcome, 'listPets/returns-pets').join('\n')).toMatch(message)
   })
 
-  test('a number of a million digits is judged on its digits: the id is no int64', async ({ onTestFinished }) => {
+  test('a megabyte to every request (a number of a million digits): judged on its digits, the id is no int64, and the whole run stays under 300 MiB (policy §5)', async ({
+    onTestFinished,
+  }) => {
     const server = await startMisbehavingServer(hostileBehaviours.giantNumber, onTestFinished)
-    const outcome = await runCli(['--base-url', server.baseUrl, '--requirements', 'listPets/body-schema', '--quiet'], WITH_KEY)
-    expect(outcome.code).toBe(1)
+    // The built command, at its defaults: every check keeps the answers it judged, a few hundred megabytes of them.
+    const outcome = await runBuiltCli(['--base-url', server.baseUrl, '--quiet'], WITH_KEY)
+    expect(outcome.code, outcome.stderr).toBe(1)
     expect(failuresOf(outcome, 'listPets/body-schema').join('\n')).toMatch(/\/0\/id/)
+    expect(server.requests.length).toBeGreaterThan(100)
+    expect(outcome.results?.peakRssBytes).toBeLessThan(300 * 2 ** 20)
   })
 
   test('an honest gzip-encoded answer is decoded and passes', async ({ onTestFinished }) => {

@@ -32,6 +32,18 @@ describe('the API key never reaches output', () => {
     expect(special('xa.b*cx axbbc')).toBe('x${PETSTORE_API_KEY}x axbbc')
   })
 
+  test('a text asked again gives the same answer, short or as long as an evidence body, and a piece cut from a long body too', () => {
+    const redact = createRedactor(KEY)
+    const body = `${'x'.repeat(3000)} Bearer ${KEY} ${'y'.repeat(2000)} ${KEY.slice(2, 12)}`
+    const texts = [`Bearer ${KEY}`, body, body.slice(1000, 4500), `${'z'.repeat(20_000)} ${KEY}`]
+    for (const text of texts) {
+      const first = redact(text)
+      expect(keyPiecesIn(first, KEY), first.slice(-80)).toEqual([])
+      // A copy of the same text, as a report quotes it again.
+      expect(redact(`${text} `.slice(0, -1))).toBe(first)
+    }
+  })
+
   test('no key given: text passes unchanged', () => {
     expect(createRedactor(undefined)('Bearer anything')).toBe('Bearer anything')
   })

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { detached, excerpt } from '../../lib/http/excerpt.js'
+import { KeptBodies } from '../../lib/http/kept-bodies.js'
+import type { RecordedResponse } from '../../lib/http/traffic.js'
+
+const answer = (body: string): RecordedResponse => ({ status: 200, headers: {}, body, bodyBytes: Buffer.byteLength(body) })
+
+/** Bodies of 10 bytes and over count; together they keep at most 120 bytes in memory. */
+function bounded() {
+  const forgotten: RecordedResponse[] = []
+  const kept = new KeptBodies({ largeBytes: 10, budgetBytes: 120, forget: (response) => forgotten.push(response) })
+  return { kept, forgotten }
+}
+
+describe('the answers a run keeps stay within a memory budget, and every body still reads as it came', () => {
+  test('past the budget the oldest large bodies move out, read back exactly, and what was read from them is forgotten', () => {
+    const { kept, forgotten } = bounded()
+    // Text UTF-8 carries, the replacement character and characters outside the BMP included.
+    const bodies = ['é😀 first answer, moved out first, \uFFFD', `${'x'.repeat(45)} second`, `${'y'.repeat(45)} third`]
+    const answers = bodies.map(answer)
+    for (const response of answers) kept.keep(response)
+    expect(kept.movedOut).toBe(1)
+    expect(forgotten).toEqual([answers[0]])
+    expect(answers.map((response) => response.body)).toEqual(bodies)
+    expect(Object.keys(answers[0] as RecordedResponse)).toContain('body')
+  })
+
+  test('small bodies are not counted, and the newest large body always stays in memory, however large', () => {
+    const { kept, forgotten } = bounded()
+    for (let index = 0; index < 50; index++) kept.keep(answer('[]'))
+    kept.keep(answer('z'.repeat(500)))
+    expect(kept.movedOut).toBe(0)
+    expect(forgotten).toEqual([])
+  })
+
+  test('once discarded (the run closed), the files are gone and a moved-out body reads as its start, as evidence quotes it', () => {
+    const { kept } = bounded()
+    const long = answer(`${'a'.repeat(9000)}${'b'.repeat(1000)}`)
+    kept.keep(long)
+    kept.keep(answer('c'.repeat(200)))
+    const folder = kept.folderOfMoved as string
+    expect(existsSync(folder)).toBe(true)
+    kept.discard()
+    expect(existsSync(folder)).toBe(false)
+    expect(long.body).toBe(excerpt(`${'a'.repeat(9000)}${'b'.repeat(1000)}`, 8192))
+    kept.keep(answer('d'.repeat(500)))
+    expect(kept.movedOut).toBe(1)
+  })
+
+  test('a detached copy is the same text, lone surrogates included', () => {
+    for (const text of ['plain', 'x\uD800y', '\uDC00', '😀é\u0000']) expect(detached(text)).toBe(text)
+  })
+})
