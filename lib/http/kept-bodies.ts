@@ -26,6 +26,8 @@ export interface KeptBodiesOptions {
   budgetBytes: number
   /** Called for an answer whose body was moved out: drop what was worked out from its text. */
   forget: (response: RecordedResponse) => void
+  /** Where the temporary folder is made (default: the system's temporary folder). */
+  parentFolder?: string
 }
 
 export class KeptBodies {
@@ -34,12 +36,14 @@ export class KeptBodies {
   private folder: string | undefined
   private moved = 0
   private discarded = false
+  /** Set when a body could not be written (no space, no temporary folder): from then on every body stays in memory. */
+  private cannotMove = false
 
   constructor(private readonly options: KeptBodiesOptions) {}
 
   /** Counts an answer's body; past the budget, the oldest counted bodies are moved out, this one kept. */
   keep(response: RecordedResponse): void {
-    if (this.discarded || response.bodyBytes < this.options.largeBytes) return
+    if (this.discarded || this.cannotMove || response.bodyBytes < this.options.largeBytes) return
     this.inMemory.push(response)
     this.inMemoryBytes += response.bodyBytes
     while (this.inMemoryBytes > this.options.budgetBytes && this.inMemory.length > 1) {
@@ -60,10 +64,19 @@ export class KeptBodies {
   }
 
   private moveOut(response: RecordedResponse): void {
-    this.folder ??= mkdtempSync(join(tmpdir(), 'petstore-bodies-'))
-    const file = join(this.folder, `${++this.moved}.txt`)
     const { body } = response
-    writeFileSync(file, body, 'utf8')
+    let file: string
+    try {
+      this.folder ??= mkdtempSync(join(this.options.parentFolder ?? tmpdir(), 'petstore-bodies-'))
+      file = join(this.folder, `${this.moved + 1}.txt`)
+      writeFileSync(file, body, 'utf8')
+    } catch {
+      // A run is never failed for want of a temporary file: the answers stay in memory, as they did before the bound.
+      this.cannotMove = true
+      this.inMemory.length = 0
+      return
+    }
+    this.moved += 1
     const start = excerpt(body, KEPT_AFTER_DISCARD)
     Object.defineProperty(response, 'body', {
       get: () => (this.discarded ? start : readFileSync(file, 'utf8')),

@@ -48,6 +48,14 @@ describe('the answers a run keeps stay within a memory budget, and every body st
     expect(kept.movedOut).toBe(1)
   })
 
+  test('where no temporary file can be written, every body stays in memory and the run goes on', () => {
+    const kept = new KeptBodies({ largeBytes: 10, budgetBytes: 120, forget: () => {}, parentFolder: '/proc/no-such-folder' })
+    const answers = ['a', 'b', 'c', 'd'].map((letter) => answer(letter.repeat(100)))
+    for (const response of answers) kept.keep(response)
+    expect(kept.movedOut).toBe(0)
+    expect(answers.map((response) => response.body)).toEqual(['a', 'b', 'c', 'd'].map((letter) => letter.repeat(100)))
+  })
+
   test('a detached copy is the same text, lone surrogates included', () => {
     for (const text of ['plain', 'x\uD800y', '\uDC00', '😀é\u0000']) expect(detached(text)).toBe(text)
   })
