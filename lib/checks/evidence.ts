@@ -2,6 +2,7 @@
 import type { Exchange } from '../http/client.js'
 import { excerpt } from '../http/excerpt.js'
 import { bodyOctets, headerOctets, isBodyWhitespace, needsOctets, octetRuns, showOctets } from '../http/octets.js'
+import { RecentlyUsed } from '../http/recently-used.js'
 import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
 import { catalogue } from '../spec/catalogue.js'
 
@@ -21,8 +22,7 @@ export interface Evidence {
 const cut = (text: string) => excerpt(text, EVIDENCE_BODY_LIMIT)
 
 /** The redactors made most recently, by their key and secrets: runs in one process with the same key share one. */
-const recentRedactors = new Map<string, Redactor>()
-const RECENT_REDACTORS = 4
+const recentRedactors = new RecentlyUsed<string, Redactor>({ maxEntries: 4 })
 
 /**
  * The redactor of a run: the key, every token made from it and the run's other secrets, with the requirement ids
@@ -35,9 +35,8 @@ export function createRunRedactor(apiKey: string | undefined, secrets: readonly 
   let redactor = recentRedactors.get(identity)
   if (!redactor) {
     redactor = createRedactor(apiKey, secrets, Object.keys(catalogue))
-    if (recentRedactors.size >= RECENT_REDACTORS) recentRedactors.delete(recentRedactors.keys().next().value as string)
-  } else recentRedactors.delete(identity)
-  recentRedactors.set(identity, redactor)
+    recentRedactors.set(identity, redactor)
+  }
   return redactor
 }
 

@@ -19,6 +19,7 @@ import { DeadOperations, isUnusable } from './dead-operations.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 import { KeptBodies } from './kept-bodies.js'
+import { RecentlyUsed } from './recently-used.js'
 import { tlsAlertOf } from './tls-alert.js'
 import { newSpanId, traceparent } from './trace-context.js'
 import { type AttemptRecord, type RecordedResponse, TrafficLog, type TransportFailureKind } from './traffic.js'
@@ -555,11 +556,6 @@ export class HttpClient {
     this.keptBodies.discard()
   }
 
-  /** How many answers' bodies were moved out of memory to keep within the budget. */
-  get bodiesMovedOut(): number {
-    return this.keptBodies.movedOut
-  }
-
   /** Closes the connections now, failing the requests still in flight. */
   async destroy(): Promise<void> {
     this.stopWatchingCloses()
@@ -591,54 +587,23 @@ export function yieldToEventLoop(): Promise<void> {
 /** Each answer's body as parsed, once: by the answer, so that a body moved out of memory (kept-bodies.ts) takes its reading with it. */
 const parsedBodies = new WeakMap<RecordedResponse, JsonParseResult>()
 
-/** Bodies up to this size are remembered by their text; larger ones are parsed for their exchange alone. */
+/**
+ * Readings of bodies by their text, the most recently used kept: a target answers the same body again and again
+ * (a page of a store that did not change, the same Error, the same megabyte to every request), and a reading of a
+ * text is a pure function of it, so each distinct body is parsed once, and, since a schema's judgement is memoised
+ * on the parsed value, judged once. Nothing reads a parsed body to change it. Bodies up to 64 KiB are kept up to
+ * 2 MiB of text together; of larger ones, the last four.
+ */
 const REMEMBERED_BODY_CHARS = 64 * 1024
-/** The most text the remembered bodies hold together: memory stays bounded whatever the target sends. */
-const REMEMBERED_TEXT_CHARS = 2 * 1024 * 1024
-
-/**
- * Parsed bodies by their text, the most recently used kept: a target answers the same body again and again (a
- * page of a store that did not change, the same Error), and a reading of a text is a pure function of it, so
- * each distinct body is parsed once, and, since a schema's judgement is memoised on the parsed value, judged
- * once. Nothing reads a parsed body to change it.
- */
-const parsedTexts = new Map<string, JsonParseResult>()
-let parsedTextChars = 0
-
-/**
- * The last few larger bodies, each with its reading: a target that answers alike (the same long page while the
- * store does not change, or the same megabyte to every request) is parsed once, not once an answer. Few, so
- * that their text and readings stay a small part of the run's memory.
- */
-const parsedLargeTexts = new Map<string, JsonParseResult>()
-const REMEMBERED_LARGE_BODIES = 4
-
-function parseLargeBody(text: string): JsonParseResult {
-  const known = parsedLargeTexts.get(text)
-  if (known) return known
-  const parsed = parseJson(text)
-  parsedLargeTexts.set(text, parsed)
-  if (parsedLargeTexts.size > REMEMBERED_LARGE_BODIES) parsedLargeTexts.delete(parsedLargeTexts.keys().next().value as string)
-  return parsed
-}
+const readingsOfBodies = new RecentlyUsed<string, JsonParseResult>({ maxWeight: 2 * 1024 * 1024, weigh: (text) => text.length })
+const readingsOfLargeBodies = new RecentlyUsed<string, JsonParseResult>({ maxEntries: 4 })
 
 function parseBody(text: string): JsonParseResult {
-  if (text.length > REMEMBERED_BODY_CHARS) return parseLargeBody(text)
-  const known = parsedTexts.get(text)
-  if (known) {
-    // Most recently used last: Map keeps insertion order, so the oldest is first to go.
-    parsedTexts.delete(text)
-    parsedTexts.set(text, known)
-    return known
-  }
+  const readings = text.length > REMEMBERED_BODY_CHARS ? readingsOfLargeBodies : readingsOfBodies
+  const known = readings.get(text)
+  if (known) return known
   const parsed = parseJson(text)
-  parsedTexts.set(text, parsed)
-  parsedTextChars += text.length
-  for (const [oldest] of parsedTexts) {
-    if (parsedTextChars <= REMEMBERED_TEXT_CHARS) break
-    parsedTexts.delete(oldest)
-    parsedTextChars -= oldest.length
-  }
+  readings.set(text, parsed)
   return parsed
 }
 

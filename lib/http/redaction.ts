@@ -12,6 +12,7 @@
  * `${PETSTORE_API_KEY:0:12}` its first 12 characters, `${PETSTORE_API_KEY^^}` the key upper-cased.
  */
 import { detached } from './excerpt.js'
+import { RecentlyUsed } from './recently-used.js'
 
 export const KEY_VARIABLE = 'PETSTORE_API_KEY'
 export const KEY_PLACEHOLDER = `$${KEY_VARIABLE}`
@@ -20,16 +21,14 @@ const KEY_BEFORE_NAME_CHARACTER = /\$PETSTORE_API_KEY(?=[A-Za-z0-9_])/g
 
 /** The shortest piece of the key that is masked wherever it stands (policy §5: "any part of it six characters or longer"). */
 export const KEY_PIECE_LENGTH = 6
-/** The texts a redactor remembers its answer for, and the longest it remembers: bounded, whatever a run reports. */
-const MEMO_ENTRIES = 4096
-const MEMO_TEXT_LIMIT = 512
 /**
- * Longer texts it remembers too, up to this length (an evidence body is cut at 4 KiB; a curl line quotes one) and
- * this many characters in all: the reports quote the same bodies again and again (every answer of a target that
- * answers alike; each report file redacts what the evidence already redacted once).
+ * The texts a redactor remembers its answer for: up to 16 KiB each (an evidence body is cut at 4 KiB, a curl line
+ * quotes one) and 6 MiB of text in all, the most recently used kept. Reports quote the same texts again and again
+ * (a URL, a title, every answer of a target that answers alike), and each report file redacts what the evidence
+ * already redacted once.
  */
-const LONG_MEMO_TEXT_LIMIT = 16 * 1024
-const LONG_MEMO_CHARS = 4 * 1024 * 1024
+const MEMO_TEXT_LIMIT = 16 * 1024
+const MEMO_CHARS = 6 * 1024 * 1024
 /** The shortest stretch of base64 that is checked for a piece of the key (8 base64 characters carry 6 bytes). */
 const BASE64_PIECE_LENGTH = 8
 
@@ -172,21 +171,14 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
   // The masks the first layer wrote, and the suite's own words, stay as they are: only the text between them is searched for pieces.
   const kept = [...new Set([...placeholders.values(), ...vocabulary])].sort((a, b) => b.length - a.length)
   const masks = new RegExp(`(${KEY_MASK_PATTERN.source}|${kept.map(escapeForPattern).join('|')})`)
-  // Reports quote the same texts many times over (a URL, a header, a title): each is searched once.
-  const memo = new Map<string, string>()
-  const longMemo = new Map<string, string>()
-  let longMemoChars = 0
+  const memo = new RecentlyUsed<string, string>({ maxWeight: MEMO_CHARS, weigh: (text, redacted) => text.length + redacted.length })
   return (text) => {
-    const known = text.length <= MEMO_TEXT_LIMIT ? memo.get(text) : text.length <= LONG_MEMO_TEXT_LIMIT ? longMemo.get(text) : undefined
+    if (text.length > MEMO_TEXT_LIMIT) return redactText(text)
+    const known = memo.get(text)
     if (known !== undefined) return known
     const redacted = redactText(text)
-    if (text.length <= MEMO_TEXT_LIMIT) {
-      if (memo.size < MEMO_ENTRIES) memo.set(text, redacted)
-    } else if (text.length <= LONG_MEMO_TEXT_LIMIT && longMemoChars + text.length + redacted.length <= LONG_MEMO_CHARS) {
-      // Copies: a text cut from a long body would otherwise keep all of that body in memory for as long as the redactor lives.
-      longMemo.set(detached(text), detached(redacted))
-      longMemoChars += text.length + redacted.length
-    }
+    // Copies: a text cut from a long body would otherwise keep all of that body in memory for as long as the redactor lives.
+    memo.set(detached(text), detached(redacted))
     return redacted
   }
   function redactText(text: string): string {
