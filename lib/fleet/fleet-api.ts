@@ -7,6 +7,7 @@
  */
 import { randomInt } from 'node:crypto'
 import { resolve } from 'node:path'
+import { ConfigError } from '../run/config.js'
 import type { RunIo } from '../run/run-session.js'
 import type { ConformanceSuite } from '../run/suite.js'
 import type { SettingValues } from '../settings/settings.js'
@@ -53,22 +54,37 @@ function ioOf(onLine: FleetOptions['onLine']): RunIo {
   return { out: (line) => emit(line, 'out'), err: (line) => emit(line, 'err') }
 }
 
-/** Where relative paths start and what day it is: the process's for the typed API, the command's sources for the command. */
+/**
+ * Where relative paths start, what day it is, and what the numeric options are called in a message: the
+ * process's and the option names for the typed API; the command's sources and its flags for the command.
+ */
 export interface FleetContext {
   cwd: string
   today: () => Date
+  names?: { seed: string; targetsInFlight: string }
 }
 
 const processContext = (): FleetContext => ({ cwd: process.cwd(), today: () => new Date() })
 
+const SEED_RANGE = [0, 2 ** 31 - 1] as const
+const TARGETS_IN_FLIGHT_RANGE = [1, 64] as const
+
+/** The problem with a whole-number option, when it has one. */
+function wholeNumberProblems(value: number | undefined, name: string, [min, max]: readonly [number, number]): string[] {
+  return value === undefined || (Number.isInteger(value) && value >= min && value <= max) ? [] : [`${name} ${value}: expected a whole number from ${min} to ${max}`]
+}
+
 /** Judges every target of the fleet (or of one shard); resolves with the fleet report whatever the verdicts. Throws ConfigError for a fleet with problems. */
 export async function runFleetWith(suite: ConformanceSuite, options: FleetOptions, context: FleetContext = processContext()): Promise<FleetReport> {
+  const names = context.names ?? { seed: 'seed', targetsInFlight: 'targetsInFlight' }
+  const problems = [...wholeNumberProblems(options.seed, names.seed, SEED_RANGE), ...wholeNumberProblems(options.targetsInFlight, names.targetsInFlight, TARGETS_IN_FLIGHT_RANGE)]
+  if (problems.length > 0) throw new ConfigError(problems)
   const all =
     typeof options.targets === 'string'
       ? readFleetFile(resolve(context.cwd, options.targets))
       : fleetOf({ targets: options.targets, ...(options.defaults ? { defaults: options.defaults } : {}) }, 'the fleet')
   const targets = options.shard === undefined ? all : shardOf(all, parseShard(options.shard))
-  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1)
+  const seed = options.seed ?? randomInt(SEED_RANGE[0], SEED_RANGE[1])
   const inFlight = options.targetsInFlight ?? 4
   const baseline = options.baseline === undefined ? undefined : loadFleetBaseline(resolve(context.cwd, options.baseline))
   const io = ioOf(options.onLine)

@@ -242,6 +242,15 @@ describe('six targets, one run or three shards and a merge', () => {
       await expect(runFleetConformance({ targets: [{ name: 'a b', baseUrl: 'nope', apiKeyEnv: 'K' }], reportDir: join(folder, 'refused') })).rejects.toThrow(
         /name must be[\s\S]*baseUrl must be a URL/,
       )
+      // Numbers out of range are refused, as set-up mistakes, before any target is judged (no targets at once would wait forever).
+      const oneTarget = [{ name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'FLEET_KEY' }]
+      await expect(runFleetConformance({ targets: oneTarget, targetsInFlight: 0, seed: -1, reportDir: join(folder, 'no-flight') })).rejects.toThrow(
+        /seed -1: expected a whole number from 0 to 2147483647[\s\S]*targetsInFlight 0: expected a whole number from 1 to 64/,
+      )
+      // The command says the same under its flags, with exit 2.
+      const refused = await command(['--targets', 'fleet.yaml', '--targets-in-flight', '0'], folder)
+      expect(refused.code).toBe(2)
+      expect(refused.out).toMatch(/--targets-in-flight 0: expected a whole number from 1 to 64/)
     } finally {
       await Promise.all([reference?.close(), offByOne?.close()])
     }
