@@ -156,6 +156,33 @@ describe('parsing stays bounded and linear, whatever the target sends (policy §
     expect(parseJson(`${'['.repeat(65)}${']'.repeat(65)}`)).toEqual({ ok: false, error: 'JSON nested deeper than 64 levels' })
   })
 
+  test('nesting is what a reading character by character finds, on every generated text, cut and spoiled ones included (an open string, a lone backslash)', () => {
+    /** The definition: brackets outside strings, a backslash in a string taking the next character with it, an open string running to the end. */
+    const depthByCharacters = (text: string, limit: number) => {
+      let depth = 0
+      let deepest = 0
+      let inString = false
+      for (let index = 0; index < text.length && deepest <= limit; index++) {
+        const character = text[index]
+        if (inString) {
+          if (character === '\\') index += 1
+          else if (character === '"') inString = false
+        } else if (character === '"') inString = true
+        else if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth)
+        else if (character === ']' || character === '}') depth -= 1
+      }
+      return deepest
+    }
+    const nested = fc.tuple(fc.integer({ min: 0, max: 70 }), spoiledTexts).map(([levels, text]) => `${'[{"a":'.repeat(levels)}${text}`)
+    fc.assert(
+      fc.property(fc.oneof(spoiledTexts, nested), fc.constantFrom(3, 64), (text, limit) => {
+        expect(nestingDepth(text, limit)).toBe(depthByCharacters(text, limit))
+      }),
+      { seed: 20261125, numRuns: 3_000 },
+    )
+    for (const text of ['["[', '["\\', '["\\"]', '[["a\\\\"]]', '{"a":"\\u005d"}', '"]]]"[[', '\\"[[']) expect(nestingDepth(text, 64), text).toBe(depthByCharacters(text, 64))
+  })
+
   test('an integer of more digits than any int64 is judged without being converted: outside int64, sign kept, fractions still refused', () => {
     const huge = exactInteger('9'.repeat(1_000_000))
     expect(huge !== undefined && !isInt64(huge) && huge > 0n).toBe(true)
