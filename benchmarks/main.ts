@@ -6,7 +6,7 @@
  *   request (startup), and the ratio of wall time to the floor (startup + requests × delay / concurrency). The
  *   rate-limited scenario also prints the most requests the target saw in any one second, beside the limit.
  * - startup: the answers that need no target, wall and CPU, beside bare `node -e 0` (start-up.ts).
- * - cpu: CPU per request of a full run beside a raw undici loop sending the same requests (paired.ts).
+ * - cpu: CPU per request of a full run beside a raw undici loop and a judging loop sending the same requests (paired.ts).
  * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with),
  * --parts wall,startup,cpu (default all three).
  */
@@ -114,6 +114,8 @@ function cpuRows(figures: PairedFigures): string {
     `  full run     ${figures.suiteCpuPerRequestMs.toFixed(2)} ms CPU per request (of which ${figures.suiteReportsCpuPerRequestMs.toFixed(2)} after the last answer: verdicts and reports), start-up ${Math.round(figures.suiteStartupCpuMs)} ms CPU, ${figures.requests} requests`,
     `  raw loop     ${figures.rawCpuPerRequestMs.toFixed(2)} ms CPU per request (the same requests, JSON.parse of every body)`,
     `  ratio        ${figures.ratio.toFixed(2)} (goal ≤ ${CPU_RATIO_GOAL}), median of ${figures.pairs} pairs`,
+    `  judging loop ${figures.judgingCpuPerRequestMs.toFixed(2)} ms CPU per request (the raw loop, every body read losslessly and held to its schema), ${figures.judgingRatio.toFixed(2)} × the raw loop:`,
+    `               of the ${CPU_RATIO_GOAL} × raw allowed, ${Math.max(0, CPU_RATIO_GOAL - figures.judgingRatio).toFixed(2)} × raw (${Math.max(0, (CPU_RATIO_GOAL - figures.judgingRatio) * figures.rawCpuPerRequestMs).toFixed(2)} ms) is left for the checks, the generated cases and the reports; the run spends ${(figures.ratio - figures.judgingRatio).toFixed(2)} × raw on them`,
     `Warm (${figures.warm.passes} passes in one process each: the full run through the typed API, the raw loop replaying the same requests):`,
     `  full run     ${figures.warm.suiteCpuPerRequestMs.toFixed(2)} ms CPU per request (first pass ${figures.warm.suiteFirstPassCpuPerRequestMs.toFixed(2)}, modules already loaded)`,
     `  raw loop     ${figures.warm.rawCpuPerRequestMs.toFixed(2)} ms CPU per request`,

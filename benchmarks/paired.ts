@@ -1,9 +1,10 @@
 /**
- * The paired benchmark of a request's CPU: in one process tree, the command's full run and a raw undici loop
+ * The paired benchmark of a request's CPU: in one process tree, the command's full run and two undici loops
  * (raw-loop.ts) send the same requests, the run's own, recorded by the target, to the same target, a server in
- * this process (not the embedded reference inside the measured one). Each child measures its CPU itself
- * (cpu-meter.ts); start-up, the CPU before the first request, is taken off, so the figure is what each request
- * costs: sending, reading, judging, and for the command the reports at the end. Pairs alternate which goes first.
+ * this process (not the embedded reference inside the measured one): the raw loop (JSON.parse of each body) and
+ * the judging loop (each body read losslessly and held to its schema, the least any verdict needs). Each child
+ * measures its CPU itself (cpu-meter.ts); start-up, the CPU before the first request, is taken off, so the figure
+ * is what each request costs: sending, reading, judging, and for the command the reports at the end.
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,7 +15,7 @@ import { packageRoot } from '../lib/spec/package-root.js'
 import { PetStore } from '../reference/pet-store.js'
 import { startVariant } from '../variants/variant.js'
 import { type MeasuredChild, median, runMeasured } from './child-process.js'
-import type { RecordedRequestLine } from './raw-loop.js'
+import type { Floor, RecordedRequestLine } from './raw-loop.js'
 import type { WarmPass } from './warm-runs.js'
 
 export interface PairedFigures {
@@ -27,6 +28,10 @@ export interface PairedFigures {
   /** CPU ms per request of the raw loop, start-up taken off (median of the pairs). */
   rawCpuPerRequestMs: number
   ratio: number
+  /** CPU ms per request of the judging loop (lossless reading and schema of every body), start-up taken off (median of the pairs). */
+  judgingCpuPerRequestMs: number
+  /** The judging loop over the raw loop: the part of the ratio every conformance verdict costs before any check runs. */
+  judgingRatio: number
   /** CPU ms of the command before its first request (median). */
   suiteStartupCpuMs: number
   /** The same, warm: the full run repeated in one process (the typed API) and the raw loop's requests replayed in one process. */
@@ -86,6 +91,7 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
   const folder = mkdtempSync(join(tmpdir(), 'petstore-paired-'))
   const suite: MeasuredChild[] = []
   const raw: MeasuredChild[] = []
+  const judging: MeasuredChild[] = []
   let warm: WarmFigures
   try {
     for (let pair = 0; pair < pairs; pair++) {
@@ -113,12 +119,12 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
           const lines: RecordedRequestLine[] = target.requests.map(({ method, url, headers, body }) => ({ method, url, headers, ...(body !== undefined ? { body } : {}) }))
           writeFileSync(join(folder, `requests-${pair}.json`), JSON.stringify(lines))
         }
-        const runRaw = async () => {
-          raw.push(await runMeasured([join(packageRoot, 'dist/benchmarks/raw-loop.js'), join(folder, `requests-${pair}.json`), target.baseUrl, String(concurrency)]))
-        }
-        // The raw loop replays the run's own requests, so the run goes first; the next pair starts on a fresh target.
+        const runLoop = (floor: Floor) =>
+          runMeasured([join(packageRoot, 'dist/benchmarks/raw-loop.js'), join(folder, `requests-${pair}.json`), target.baseUrl, String(concurrency), floor])
+        // The loops replay the run's own requests, so the run goes first; the next pair starts on a fresh target.
         await runSuite()
-        await runRaw()
+        raw.push(await runLoop('raw'))
+        judging.push(await runLoop('judging'))
       } finally {
         await target.close()
       }
@@ -129,6 +135,7 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
   }
   const suiteCpuPerRequestMs = median(suite.map(perRequest))
   const rawCpuPerRequestMs = median(raw.map(perRequest))
+  const judgingCpuPerRequestMs = median(judging.map(perRequest))
   return {
     pairs,
     requests: median(suite.map((child) => child.cpu.requests)),
@@ -136,6 +143,8 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
     suiteReportsCpuPerRequestMs: median(suite.map((child) => (child.cpu.totalCpuMs - child.cpu.lastAnswerCpuMs) / Math.max(1, child.cpu.requests))),
     rawCpuPerRequestMs,
     ratio: suiteCpuPerRequestMs / rawCpuPerRequestMs,
+    judgingCpuPerRequestMs,
+    judgingRatio: judgingCpuPerRequestMs / rawCpuPerRequestMs,
     suiteStartupCpuMs: median(suite.map((child) => child.cpu.startupCpuMs)),
     warm,
   }

@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /**
- * The floor of the paired benchmark: a plain undici loop that sends a list of requests (method, path, headers,
- * body, as a run sent them) to a target, a fixed number in flight on one keep-alive agent, and parses every
- * answer's body with JSON.parse. Nothing else: no schema, no evidence, no bookkeeping.
- * Usage: raw-loop.js <requests.json> <base URL> <concurrency>
+ * The floors of the paired benchmark: a plain undici loop that sends a list of requests (method, path, headers,
+ * body, as a run sent them) to a target, a fixed number in flight on one keep-alive agent, and reads every answer.
+ * - raw: each body parsed with JSON.parse. Nothing else: no schema, no evidence, no bookkeeping.
+ * - judging: each body read as every verdict needs it, losslessly (parseJson), and held to the schema the interface
+ *   gives its operation and status (schemaViolations): the least a conformance suite does with an answer. Its
+ *   distance from the raw floor is the part of any ratio to raw that no check, report or generated case is in.
+ * Usage: raw-loop.js <requests.json> <base URL> <concurrency> [raw|judging]
  */
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { Agent, request } from 'undici'
+import { parseJson } from '../lib/http/json.js'
+import { type SchemaName, schemaViolations } from '../lib/spec/schemas.js'
 
 export interface RecordedRequestLine {
   method: string
@@ -17,11 +22,37 @@ export interface RecordedRequestLine {
   body?: string
 }
 
+export type Floor = 'raw' | 'judging'
+
 // Hop-by-hop and framing headers are the client's own to write.
 const UNSENT = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
 
-/** Sends every line to `baseUrl`'s origin, `concurrency` in flight, and parses each answer's body. */
-export async function replay(lines: readonly RecordedRequestLine[], baseUrl: string, concurrency: number): Promise<void> {
+/** The schema of an answer to one of the interface's operations: the operation's own for a success, Error for a client error. */
+export function schemaOfAnswer(method: string, url: string, status: number): SchemaName | undefined {
+  const path = url.split('?')[0] ?? ''
+  const success = status >= 200 && status < 300
+  if (status >= 400 && status < 500) return /\/pets(\/[^/]+)?$/.test(path) ? 'Error' : undefined
+  if (!success) return undefined
+  if (path.endsWith('/pets')) return method === 'GET' ? 'Pets' : method === 'POST' ? 'Pet' : undefined
+  return /\/pets\/[^/]+$/.test(path) && method === 'GET' ? 'Pet' : undefined
+}
+
+function read(text: string, line: RecordedRequestLine, status: number, floor: Floor): void {
+  if (floor === 'raw') {
+    try {
+      JSON.parse(text)
+    } catch {
+      // Not JSON: the floor parses what it can, as the suite does.
+    }
+    return
+  }
+  const parsed = parseJson(text)
+  const schema = schemaOfAnswer(line.method, line.url, status)
+  if (parsed.ok && schema) schemaViolations(schema, parsed.value)
+}
+
+/** Sends every line to `baseUrl`'s origin, `concurrency` in flight, and reads each answer's body as `floor` says. */
+export async function replay(lines: readonly RecordedRequestLine[], baseUrl: string, concurrency: number, floor: Floor = 'raw'): Promise<void> {
   const origin = new URL(baseUrl).origin
   const dispatcher = new Agent({ connections: concurrency })
   let next = 0
@@ -30,12 +61,7 @@ export async function replay(lines: readonly RecordedRequestLine[], baseUrl: str
       const line = lines[next++] as RecordedRequestLine
       const headers = Object.fromEntries(Object.entries(line.headers).filter(([name]) => !UNSENT.has(name)))
       const answer = await request(`${origin}${line.url}`, { method: line.method as 'GET' | 'POST', headers, ...(line.body !== undefined ? { body: line.body } : {}), dispatcher })
-      const text = await answer.body.text()
-      try {
-        JSON.parse(text)
-      } catch {
-        // Not JSON: the floor parses what it can, as the suite does.
-      }
+      read(await answer.body.text(), line, answer.statusCode, floor)
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker))
@@ -43,7 +69,7 @@ export async function replay(lines: readonly RecordedRequestLine[], baseUrl: str
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [listFile, baseUrl, concurrencyText] = process.argv.slice(2)
-  if (!listFile || !baseUrl) throw new Error('usage: raw-loop.js <requests.json> <base URL> <concurrency>')
-  await replay(JSON.parse(readFileSync(listFile, 'utf8')), baseUrl, Number(concurrencyText ?? '8'))
+  const [listFile, baseUrl, concurrencyText, floor = 'raw'] = process.argv.slice(2)
+  if (!listFile || !baseUrl || (floor !== 'raw' && floor !== 'judging')) throw new Error('usage: raw-loop.js <requests.json> <base URL> <concurrency> [raw|judging]')
+  await replay(JSON.parse(readFileSync(listFile, 'utf8')), baseUrl, Number(concurrencyText ?? '8'), floor)
 }
