@@ -8,7 +8,9 @@
  * to a temporary file, and the answer's `body` reads it back when asked (exactly: the text is written and read
  * as UTF-8, which it was decoded from). What was worked out from the text (its parsed value) is dropped with
  * it, to be worked out again if asked. The files go when the run's client closes; a body asked for after that
- * (a report) is the start of the text that the evidence quotes anyway.
+ * (a report) is the start of the text that the evidence quotes anyway. A process that ends before its clients
+ * close (an uncaught error, process.exit) removes them as it exits; only a process killed outright (SIGKILL)
+ * leaves its folder behind.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +20,25 @@ import type { RecordedResponse } from './traffic.js'
 
 /** How much of a moved body stays in memory, for a report asking after the files are gone: more than any evidence quotes. */
 const KEPT_AFTER_DISCARD = 8192
+
+/** The folders of moved bodies not removed yet: removed when the process exits, however it exits (but a SIGKILL). */
+const foldersToRemove = new Set<string>()
+
+function removeFolder(folder: string): void {
+  foldersToRemove.delete(folder)
+  rmSync(folder, { recursive: true, force: true })
+}
+
+let removingAtExit = false
+
+function removeAtExit(folder: string): void {
+  // One listener for the process, however many clients move bodies out (a fleet runs many).
+  if (!removingAtExit) {
+    removingAtExit = true
+    process.once('exit', () => [...foldersToRemove].forEach(removeFolder))
+  }
+  foldersToRemove.add(folder)
+}
 
 export interface KeptBodiesOptions {
   /** Bodies this large and over are counted against the budget (decoded bytes). */
@@ -67,7 +88,10 @@ export class KeptBodies {
     const { body } = response
     let file: string
     try {
-      this.folder ??= mkdtempSync(join(this.options.parentFolder ?? tmpdir(), 'petstore-bodies-'))
+      if (this.folder === undefined) {
+        this.folder = mkdtempSync(join(this.options.parentFolder ?? tmpdir(), 'petstore-bodies-'))
+        removeAtExit(this.folder)
+      }
       file = join(this.folder, `${this.moved + 1}.txt`)
       writeFileSync(file, body, 'utf8')
     } catch {
@@ -90,6 +114,6 @@ export class KeptBodies {
   discard(): void {
     this.discarded = true
     this.inMemory.length = 0
-    if (this.folder) rmSync(this.folder, { recursive: true, force: true })
+    if (this.folder) removeFolder(this.folder)
   }
 }

@@ -1,8 +1,13 @@
-import { existsSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { detached, excerpt } from '../../lib/http/excerpt.js'
 import { KeptBodies } from '../../lib/http/kept-bodies.js'
 import type { RecordedResponse } from '../../lib/http/traffic.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
 
 const answer = (body: string): RecordedResponse => ({ status: 200, headers: {}, body, bodyBytes: Buffer.byteLength(body) })
 
@@ -58,5 +63,32 @@ describe('the answers a run keeps stay within a memory budget, and every body st
 
   test('a detached copy is the same text, lone surrogates included', () => {
     for (const text of ['plain', 'x\uD800y', '\uDC00', '😀é\u0000']) expect(detached(text)).toBe(text)
+  })
+
+  test.for([
+    ['process.exit(3)', 'process.exit(3)', 3],
+    ['an uncaught error', "throw new Error('uncaught')", 1],
+    ['running out of work, its clients never closed', '', 0],
+  ] as const)('a process that ends by %s, before its clients close, leaves no moved body behind', async ([, ending, code]) => {
+    const parent = mkdtempSync(join(tmpdir(), 'petstore-kept-exit-'))
+    // Three clients move bodies out, as a fleet's would; each leaves its folder to the process's exit.
+    const script = `
+      const listenersBefore = process.listenerCount('exit')
+      const { KeptBodies } = await import(${JSON.stringify(pathToFileURL(join(packageRoot, 'dist/lib/http/kept-bodies.js')).href)})
+      for (let client = 0; client < 3; client++) {
+        const kept = new KeptBodies({ largeBytes: 10, budgetBytes: 120, forget: () => {}, parentFolder: ${JSON.stringify(parent)} })
+        for (const letter of 'abc') kept.keep({ status: 200, headers: {}, body: letter.repeat(100), bodyBytes: 100 })
+      }
+      console.log(JSON.stringify({ folders: ${JSON.stringify(parent)} && (await import('node:fs')).readdirSync(${JSON.stringify(parent)}).length, exitListenersAdded: process.listenerCount('exit') - listenersBefore }))
+      ${ending}
+    `
+    const outcome = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '' } }, (error, stdout) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout }),
+      ),
+    )
+    expect(outcome.code).toBe(code)
+    expect(JSON.parse(outcome.stdout)).toEqual({ folders: 3, exitListenersAdded: 1 })
+    expect(readdirSync(parent)).toEqual([])
   })
 })
