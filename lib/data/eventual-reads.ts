@@ -32,12 +32,19 @@ export function windowWords(read: EventualRead): string {
   return `within the consistency window of ${read.windowMs} ms (${reads}${read.windowSpent ? '; read once: an earlier pet already stayed missing for a whole window' : ''})`
 }
 
-/** The lags the checks of one run saw; one per read that had to be repeated. */
+/** The lags the checks of one run saw, for createPet/read-your-writes-lag, and whether a read has spent a whole window yet. */
 export class LagLog {
   /** Reads of created pets within the window (each may have sent several requests). */
   reads = 0
+  /** Reads of created pets that had to be repeated. */
   readonly lags: Array<{ what: string; ms: number; reads: number }> = []
+  /** Reads of created pets that found nothing when the window closed. */
   readonly missing: string[] = []
+  /**
+   * Set once any read (of a created pet or of one the run only listed) stayed missing for a whole window: a target
+   * that loses pets would make every later read wait one out, so from then on each is read once.
+   */
+  windowSpent = false
 }
 
 /** The waits between reads within a window: doubling from 100 ms, at most MAX_READS - 1 of them, their sum within the window. */
@@ -61,6 +68,11 @@ export interface EventualReadOptions {
   log: LagLog
   /** False for a read that prepares data (seeding): its miss is no evidence that the target loses pets. */
   missIsEvidence?: boolean
+  /**
+   * False for a read of a pet this run did not create (a sequence reading a listed pet again): it waits within the
+   * window like any read, but it is no read of a write, so createPet/read-your-writes-lag does not count it.
+   */
+  ofCreatedPet?: boolean
   /** The run's stop (its deadline, or a cancel): no wait outlasts it. */
   stop?: AbortSignal
   /** How to wait between reads (the HTTP client's sleep, so the watchdog knows a timed wait from a stall); by default a plain delay. */
@@ -76,15 +88,16 @@ export async function readWithinWindow({
   found,
   log,
   missIsEvidence = true,
+  ofCreatedPet = true,
   stop,
   sleep = (ms) => delay(ms, stop),
   first,
 }: EventualReadOptions): Promise<EventualRead> {
-  log.reads += 1
+  if (ofCreatedPet) log.reads += 1
   const started = performance.now() - (first?.durationMs ?? 0)
   let exchange = first ?? (await read())
   let reads = 1
-  const schedule = log.missing.length > 0 ? [] : backoffSchedule(windowMs)
+  const schedule = log.windowSpent ? [] : backoffSchedule(windowMs)
   for (const wait of schedule) {
     if (found(exchange)) break
     // A read that was not sent (its operation given up, or the run stopped) will not be sent again: waiting out the window would only stretch the run.
@@ -95,8 +108,11 @@ export async function readWithinWindow({
   }
   const ok = found(exchange)
   const waitedMs = Math.round(performance.now() - started)
-  if (ok && reads > 1) log.lags.push({ what, ms: waitedMs, reads })
+  if (ok && reads > 1 && ofCreatedPet) log.lags.push({ what, ms: waitedMs, reads })
   // A read never sent shows nothing of the store: it is no evidence that the target loses pets.
-  if (!ok && missIsEvidence && !exchange.failure?.notSent) log.missing.push(what)
+  if (!ok && missIsEvidence && !exchange.failure?.notSent) {
+    log.windowSpent = true
+    if (ofCreatedPet) log.missing.push(what)
+  }
   return { exchange, found: ok, reads, waitedMs, windowMs, windowSpent: schedule.length === 0 && windowMs > 0 }
 }

@@ -16,6 +16,8 @@ export type WindowedReads = Pick<EventualReadOptions, 'windowMs' | 'log' | 'stop
 
 export class KnownPets implements Patience {
   private readonly ids = new Set<bigint>()
+  /** Of those, the pets a create of this run answered with: a re-read of one of them is a read of a write. */
+  private readonly created = new Set<bigint>()
 
   constructor(private readonly reads: WindowedReads) {}
 
@@ -28,7 +30,9 @@ export class KnownPets implements Patience {
     if (!parsed.ok) return
     const learn = (pet: JsonValue) => {
       const id = isJsonObject(pet) ? integerField(pet.id) : undefined
-      if (id !== undefined) this.ids.add(id)
+      if (id === undefined) return
+      this.ids.add(id)
+      if (exchange.operation === 'createPet') this.created.add(id)
     }
     if (Array.isArray(parsed.value)) parsed.value.forEach(learn)
     else learn(parsed.value)
@@ -37,7 +41,14 @@ export class KnownPets implements Patience {
   async settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange> {
     const id = typeof petId === 'bigint' ? petId : /^-?\d+$/.test(petId) ? BigInt(petId) : undefined
     if (first.response?.status !== 404 || id === undefined || !this.ids.has(id)) return first
-    const read = await readWithinWindow({ ...this.reads, what: `GET /pets/${id}`, read: again, found: (exchange) => exchange.response?.status !== 404, first })
+    const read = await readWithinWindow({
+      ...this.reads,
+      what: `GET /pets/${id}`,
+      read: again,
+      found: (exchange) => exchange.response?.status !== 404,
+      first,
+      ofCreatedPet: this.created.has(id),
+    })
     return read.exchange
   }
 }

@@ -19,8 +19,11 @@ import { type KnownPet, type PetFields, StoreModel, type ViewSource } from './st
 export interface TargetOptions {
   /** An API that passes every exchange it sends to `record`. */
   api: (record: (exchange: OperationExchange) => void) => PetstoreApi
-  /** Read until `found` holds or the consistency window closes (policy §2), as every read of a created pet is. */
-  eventually: (what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean) => Promise<EventualRead>
+  /**
+   * Read until `found` holds or the consistency window closes (policy §2), as every read of a created pet is;
+   * `ofCreatedPet` false for a read of pets the sequence did not create, which the lag report leaves out.
+   */
+  eventually: (what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean, ofCreatedPet: boolean) => Promise<EventualRead>
   /** False from getPet's removal date: the sequences then send no GET /pets/{id}. */
   getPetInService: boolean
   /** Most requests one sequence sends on a target that shows every pet at once (re-reads within the window come on top). */
@@ -58,9 +61,9 @@ export class SequenceTarget {
     return this.options.namePrefix
   }
 
-  /** Read until `found` holds or the consistency window closes. */
-  eventually(what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean): Promise<EventualRead> {
-    return this.options.eventually(what, read, found)
+  /** Read until `found` holds or the consistency window closes; `ofCreatedPet` says whether the pets read are the sequence's own. */
+  eventually(what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean, ofCreatedPet: boolean): Promise<EventualRead> {
+    return this.options.eventually(what, read, found, ofCreatedPet)
   }
 
   /**
@@ -159,6 +162,7 @@ export class SequenceTarget {
         return again.exchange
       },
       () => agree(),
+      known.created !== undefined,
     )
     if (agree()) {
       this.decide('views/one-pet-reads-the-same')
@@ -206,6 +210,7 @@ export class SequenceTarget {
         const ids = idsIn(answer)
         return ids === undefined || missing.every((pet) => ids.has(pet.id))
       },
+      missing.every((pet) => pet.created !== undefined),
     )
     const ids = idsIn(read.exchange)
     // The list is no longer complete (or no longer a list): it shows nothing either way.

@@ -53,7 +53,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
         const target = new SequenceTarget({
           namePrefix: `${check.petName(`seq${runs}`)} `,
           api: (record) => api.recording(record),
-          eventually: (what, read, found) => check.eventually(what, () => read(), found, api),
+          eventually: (what, read, found, ofCreatedPet) => check.eventually(what, () => read(), found, api, { ofCreatedPet }),
           getPetInService: !getPetRemoved(check),
           requestCap: requestCapOf(context.sequenceLength),
         })

@@ -33,6 +33,7 @@ export async function readKnownPet(model: StoreModel, target: SequenceTarget, id
     `GET /pets/${id}`,
     () => target.api.getPet(id),
     (exchange) => petWithId(exchange, id) !== undefined,
+    known.created !== undefined,
   )
   target.decide(requirement)
   const pet = petWithId(read.exchange, id)
