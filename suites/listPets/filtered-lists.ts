@@ -28,7 +28,7 @@ export function expectOnlyStatus(check: Check, exchange: OperationExchange, stat
   check.expect.status(exchange, 200, request)
   const pets = check.expect.petArray(exchange)
   const others = pets.filter((pet) => pet.status !== status)
-  check.expect.that(others.length === 0, `${request} listed ${others.length} pets of another status`, {
+  check.expect.that(others.length === 0, `${request} listed ${others.length} ${others.length === 1 ? 'pet' : 'pets'} whose status is not "${status}" (another, or none)`, {
     exchange,
     expected: `only pets with status "${status}"`,
     actual: others

@@ -58,7 +58,7 @@ function expectSameList(check: Check, plain: OperationExchange, spelled: Operati
     {
       exchange: spelled,
       expected: `${PAGE} pets${filter ? ` of status ${filter}` : ''}, as the plain spelling`,
-      actual: `${pets.length} pets${filter ? `, ${off} of another status` : ''}`,
+      actual: `${pets.length} pets${filter ? `, ${off} not of status ${filter}` : ''}`,
     },
   )
 }
