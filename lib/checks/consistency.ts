@@ -2,8 +2,11 @@
 import type { LagLog } from '../data/eventual-reads.js'
 import type { CheckReport } from './check-result.js'
 
-/** What the run saw of lags, as the report of createPet/read-your-writes-lag; inconclusive when no created pet was read. */
-export function lagReport(log: LagLog, windowMs: number): CheckReport {
+/**
+ * What the run saw of lags, as the report of createPet/read-your-writes-lag; inconclusive when no created pet was
+ * read (a read-only run creates none; a full run whose creates all failed has none to read).
+ */
+export function lagReport(log: LagLog, windowMs: number, readOnly: boolean): CheckReport {
   const { reads } = log
   const common = {
     requirementId: 'createPet/read-your-writes-lag',
@@ -12,7 +15,10 @@ export function lagReport(log: LagLog, windowMs: number): CheckReport {
     exchangeIds: [],
     assertions: 0,
   }
-  if (reads === 0) return { ...common, outcome: 'inconclusive', reason: 'no pet created by this run was read back (the smoke profile creates none)', observations: [] }
+  if (reads === 0) {
+    const why = readOnly ? 'the smoke profile creates none' : 'no create was answered with a pet to read'
+    return { ...common, outcome: 'inconclusive', reason: `no pet created by this run was read back (${why})`, observations: [] }
+  }
   const longest = log.lags.reduce<(typeof log.lags)[number] | undefined>((max, lag) => (max === undefined || lag.ms > max.ms ? lag : max), undefined)
   const observations = [
     longest

@@ -1,7 +1,7 @@
 /**
  * One cause, named once. When one behaviour of the target explains the failures of several requirements (every
  * create answered 500; integers beyond 2^53 rounded to doubles; unset fields written as null; values of the wrong
- * type converted instead of refused; one status for every error; connections closed after errors without saying
+ * type accepted instead of refused; one status for every error; connections closed after errors without saying
  * so), the reports name it once, first, with the requirements it explains, and say which would still fail once it
  * is fixed: a reader fixes one thing instead of hunting through a dozen failures, and knows what is left.
  *
@@ -106,7 +106,11 @@ function requestObject(evidence: Evidence | undefined): { [name: string]: JsonVa
 /** The NewPet members and their schema types: what a body holds of another type is a value the service should refuse. */
 const MEMBER_TYPES: Record<string, string> = { name: 'string', categoryId: 'number', status: 'string' }
 
-/** A create that sent a member of the wrong JSON type and was answered 2xx: the service converted it instead of refusing it. */
+/**
+ * A create that sent a member of the wrong JSON type and was answered 2xx: the service accepted it instead of
+ * refusing it. Accepted is what the answer shows; whether the value was converted, stored as sent or not stored
+ * at all (a service that answers every POST alike) is each requirement's own finding.
+ */
 function coercedTypes(failure: Failure): Mark | undefined {
   const evidence = failure.evidence[0]
   const status = evidence?.response?.status ?? 0
@@ -115,7 +119,7 @@ function coercedTypes(failure: Failure): Mark | undefined {
   if (!sent) return undefined
   const wrong = Object.entries(MEMBER_TYPES).find(([name, type]) => name in sent && jsonType(sent[name]) !== type && jsonType(sent[name]) !== 'null')
   return wrong
-    ? { key: 'coerced', words: `values of the wrong JSON type are converted instead of refused with 400 (a ${jsonType(sent[wrong[0]])} ${wrong[0]} was accepted)` }
+    ? { key: 'coerced', words: `values of the wrong JSON type are accepted instead of refused with 400 (a ${jsonType(sent[wrong[0]])} ${wrong[0]} was answered ${status})` }
     : undefined
 }
 

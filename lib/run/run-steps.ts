@@ -50,7 +50,7 @@ export async function runCheckStep(session: RunSession, definitions: readonly Ch
   // The answers the checks shared (the survey, requests several checks judged) are no longer needed: the
   // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
   state.release()
-  if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs))
+  if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs, config.profile === 'smoke'))
   if (isSelected('responses/close-announced', config.requirements))
     reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length))
   return { reports, alarms }

@@ -58,7 +58,11 @@ describe('one behaviour, many failures: the behaviour is named once, with what s
   test.for([
     ['integers-read-as-doubles', /^integers beyond 2\^53 are read or written as doubles/, ['createPet/echoes-fields', 'createPet/concurrent-creates', 'getPet/returns-pet']],
     ['unset-status-written-as-null', /^unset fields are written as null \("status": null\)/, ['createPet/body-schema', 'getPet/body-schema', 'listPets/body-schema']],
-    ['body-types-coerced', /^values of the wrong JSON type are converted instead of refused with 400/, ['createPet/invalid-body-400', 'createPet/invalid-body-not-created']],
+    [
+      'body-types-coerced',
+      /^values of the wrong JSON type are accepted instead of refused with 400 \(a (number|string|boolean|object|array) (name|categoryId|status) was answered 2\d\d\)/,
+      ['createPet/invalid-body-400', 'createPet/invalid-body-not-created'],
+    ],
     ['every-error-400', /^every error is answered 400, where the spec names 401, 404/, ['auth/missing-key-401', 'getPet/unknown-id-404']],
   ] as const)('%s', async ([name, cause, explained]) => {
     const target = await serveFault(name, 110)
