@@ -88,6 +88,13 @@ export class StoreModel {
     return ids.size
   }
 
+  /** Whether the store is known to hold a pet whose status is not `status` (another, or none): the survey's or the model's. */
+  knowsPetNotOfStatus(status: PetStatus): boolean {
+    for (const pet of this.surveyed.values()) if (pet.status !== status) return true
+    for (const pet of this.pets.values()) if (pet.view.status !== status) return true
+    return false
+  }
+
   /** The pets the model expects in the list of `status` (those whose view shows it). */
   petsOfStatus(status: PetStatus): KnownPet[] {
     return [...this.pets.values()].filter((pet) => pet.view.status === status)
