@@ -448,7 +448,7 @@ export const catalogue = {
     title: 'the scheme name is accepted in any letter case (bearer, BEARER)',
     specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
     source: POLICY,
-    decision: 'SHOULD: accept `bearer` in any letter case (RFC 9110 §11.1).',
+    decision: 'SHOULD: accept `bearer` in any letter case (RFC 9110 §11.1). An acceptance is evidence only from a target that refuses a wrong key; otherwise inconclusive.',
   }),
   'auth/www-authenticate': should({
     title: 'a 401 carries a WWW-Authenticate: Bearer challenge',

@@ -4,7 +4,7 @@ import { scoreFault } from '../../mutation-score/score.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { viewsFaults } from '../../variants/faults/views.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
-import { startVariant, type Variant } from '../../variants/variant.js'
+import type { Variant } from '../../variants/variant.js'
 import { type CliOutcome, runCli as runCliWithOptions, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, startTarget, type Target, type TargetOptions } from '../helpers/targets.js'
 
@@ -121,29 +121,6 @@ describe.concurrent('sequences against conformant targets, and where they cannot
     const none = await runCli(['--seed', SEED, '--sequences', '0', '--requirements', VIEWS])
     expect(verdictOf(none, VIEWS)).toBe('inconclusive')
     expect(outcomeReasons(none)).toEqual(['no sequence ran (--sequences 0)'])
-  })
-})
-
-describe.concurrent('a sequence decides a rule only with an answer that would have broken it', () => {
-  const decidedBySequences = (outcome: CliOutcome, id: string) =>
-    outcome.results?.requirements.find((result) => result.id === id)?.observations.find((line) => /sequences decided it/.test(line))
-
-  test('a list for an out-of-range limit from a store of one pet shows nothing of the maximum: limit-out-of-range is not passed', async ({ onTestFinished }) => {
-    // Every request, whatever its limit, key or method, is answered 200 with the same list of one pet.
-    const server = await startMisbehavingServer(behaviours.ok, onTestFinished)
-    const outcome = await runCli(['--base-url', server.baseUrl, '--profile', 'full', '--seed', SEED, '--requirements', 'listPets/limit-out-of-range'], WITH_KEY)
-    expect(verdictOf(outcome, 'listPets/limit-out-of-range')).toBe('inconclusive')
-    expect(decidedBySequences(outcome, 'listPets/limit-out-of-range')).toBeUndefined()
-  })
-
-  test('a filtered list from a store whose pets all have that status is what an ignored filter would show: the sequences do not decide status-filter-matches on it', async () => {
-    const store = new PetStore()
-    for (let index = 0; index < 30; index++) store.add({ name: `pet ${index + 1}`, categoryId: 1n, status: 'available', extra: {} })
-    const target = await startVariant(undefined, { apiKey: API_KEY, store })
-    // Read-only: the sequences create no pet of another status, so only the lists of other statuses (empty) are evidence, and they decide nothing.
-    const outcome = await runCli(['--base-url', target.baseUrl, '--seed', SEED, '--requirements', 'listPets/status-filter-matches'], WITH_KEY).finally(() => target.close())
-    expect(outcome.code, outcome.stdout).toBe(0)
-    expect(decidedBySequences(outcome, 'listPets/status-filter-matches')).toBeUndefined()
   })
 })
 

@@ -21,6 +21,14 @@ export const OPERATIONS: Record<Operation, SendWith> = {
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as Operation[]
 
+/** A Bearer token that is not the key: the request several auth checks judge (one exchange per operation, shared). */
+export const WRONG_KEY: Authorization = () => 'Bearer not-the-api-key-0123456789'
+
+/** The operation sent with a wrong key, once per run however many checks judge it. */
+export function withWrongKey(check: Check, operation: Operation): Promise<OperationExchange> {
+  return check.shared(`auth:wrong:${operation}`, () => OPERATIONS[operation](check, WRONG_KEY))
+}
+
 export interface Credential {
   label: string
   authorization: Authorization

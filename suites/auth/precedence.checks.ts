@@ -1,10 +1,11 @@
 import { describe, test } from '../../lib/checks/registry.js'
 import type { Authorization } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
+import { WRONG_KEY, withWrongKey } from './operations.js'
 
 const WITHOUT_VALID_KEY: Array<{ label: string; authorization: Authorization }> = [
   { label: 'no key', authorization: null },
-  { label: 'a wrong key', authorization: () => 'Bearer not-the-api-key-0123456789' },
+  { label: 'a wrong key', authorization: WRONG_KEY },
 ]
 
 describe('auth: 401 comes before every other answer', () => {
@@ -52,5 +53,13 @@ describe('auth: the scheme name', () => {
   test.for(['bearer', 'BEARER', 'BeArEr'])('[auth/scheme-case-insensitive] "%s <key>" is accepted', async (scheme, { check }) => {
     const exchange = await check.api.listPets({ limit: 1 }, (key) => `${scheme} ${key}`)
     check.expect.status(exchange, 200, `GET /pets with "${scheme} <key>"`)
+    // Accepted is evidence only from a target that refuses a wrong key: one that serves any token serves this spelling too.
+    const wrong = await withWrongKey(check, 'listPets')
+    check.requireAnswer(wrong, 'GET /pets with a wrong key')
+    const status = wrong.response?.status ?? 0
+    check.require(
+      status < 200 || status >= 300,
+      `GET /pets with a wrong key was answered ${status}: a target that serves a wrong key would accept "${scheme} <key>" whatever it makes of the scheme`,
+    )
   })
 })
