@@ -3,7 +3,9 @@
  * same decides nothing, and the requirement stays inconclusive unless something else decides it.
  */
 import { describe, expect, test } from 'vitest'
-import { PetStore } from '../../reference/pet-store.js'
+import { requirements } from '../../lib/spec/catalogue.js'
+import { errorResponse } from '../../reference/handler.js'
+import { PetStore, withPets } from '../../reference/pet-store.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { startVariant } from '../../variants/variant.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
@@ -35,6 +37,23 @@ describe.concurrent('no pass without an answer that could have failed', () => {
     // A list of one pet for limit=101 is what a target ignoring the limit would send from a store of one pet.
     expect(verdictOf(outcome, 'listPets/limit-out-of-range')).toBe('inconclusive')
     expect(decidedBySequences(outcome, 'listPets/limit-out-of-range')).toBeUndefined()
+  })
+
+  test('a target that refuses every request with 400: no rule passed by refusing an invalid limit, body or id passes on it', async () => {
+    const refusesAll = { name: 'refuses-everything', description: 'every request answered 400', wrap: () => async () => errorResponse(400, 'refused', 'refused') }
+    const target = await startVariant(refusesAll, { apiKey: API_KEY, store: withPets(new PetStore(), 110) })
+    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', '7'], WITH_KEY).finally(() => target.close())
+    expect(outcome.code).toBe(1)
+    const byRefusing = requirements.filter((requirement) => requirement.passedByRefusing !== undefined).map((requirement) => requirement.id)
+    expect(byRefusing.length).toBeGreaterThan(8)
+    const verdicts = Object.fromEntries(byRefusing.map((id) => [id, verdictOf(outcome, id)]))
+    expect(
+      Object.values(verdicts).filter((verdict) => verdict === 'pass'),
+      JSON.stringify(verdicts),
+    ).toEqual([])
+    expect(outcome.results?.requirements.find((result) => result.id === 'createPet/invalid-body-400')?.reasons).toEqual([
+      expect.stringMatching(/^a valid request of createPet was refused too \(400; see createPet\/returns-201-pet: /),
+    ])
   })
 
   test('the reference, which refuses a wrong key, passes the scheme spelling', async () => {
