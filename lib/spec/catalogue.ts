@@ -26,9 +26,9 @@ export interface RequirementDefinition {
   /** Judged by the run from what all checks saw, not by a check of its own (the lag of created pets). */
   reportedByRun?: boolean
   /**
-   * Passed by refusing a request (a 4xx to an invalid limit, body or id) of this operation: a refusal is evidence
-   * only from a target that serves the operation's valid requests, so where it refused those too the requirement
-   * is inconclusive, not passed (see lib/judging/verdicts.ts).
+   * Passed by refusing a request (a 4xx to an invalid limit, body or id; GET /pets with the key anywhere but the
+   * Bearer header) of this operation: a refusal is evidence only from a target that serves the operation's valid
+   * requests, so where it refused those too the requirement is inconclusive, not passed (lib/judging/verdicts.ts).
    */
   passedByRefusing?: 'listPets' | 'createPet' | 'getPet'
 }
@@ -447,6 +447,7 @@ export const catalogue = {
     decision: '401 comes before every other answer (404, 400, validation).',
   }),
   'auth/key-elsewhere-refused': must({
+    passedByRefusing: 'listPets',
     title: 'the right key anywhere but an Authorization: Bearer header gets no 2xx and no pet data',
     specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
     source: `${AUTH} 2; ${POLICY} (the key in other places)`,
@@ -454,6 +455,7 @@ export const catalogue = {
       'Sent without a Bearer header: the key as api_key and access_token query parameters, in a cookie, in X-API-Key, as Authorization without a scheme, and as Basic credentials. Any answer but a 2xx passes when it holds no pet data. Read-only. A key in a query string is masked in every report like the header.',
   }),
   'auth/path-spelling-refused': must({
+    passedByRefusing: 'listPets',
     title: 'no spelling of a path (trailing slash, doubled slash, dot segments, percent-encoded letters, other letter case) gets a 2xx or pet data without the key',
     specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
     source: `${AUTH} 1; ${POLICY} (the key in other places)`,
