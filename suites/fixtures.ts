@@ -4,6 +4,7 @@ import type { Check } from '../lib/checks/check.js'
 import type { StoreSurvey } from '../lib/data/store-survey.js'
 import { GET_PET_REMOVAL } from '../lib/spec/catalogue.js'
 import { commandPrefix } from '../lib/spec/package-root.js'
+import type { OperationExchange } from '../lib/spec/petstore-api.js'
 
 /** A category id to create pets with: the first configured one, or 1. */
 export function categoryId(check: Check): bigint {
@@ -61,4 +62,52 @@ export function replayCommand(check: Check, requirementId: string, replayPath?: 
   const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile ${context.profile}`
   const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
   return `${commandPrefix}${target} --seed ${context.seed}${settings} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
+}
+
+/** A refusal: a 4xx other than 429, which only asks to wait. */
+function isRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 429
+}
+
+/** A valid request of each operation, sent once per run however many checks ask: the run's own reads where it has them. */
+const VALID_REQUESTS: Record<'listPets' | 'createPet' | 'getPet', (check: Check) => Promise<{ words: string; exchange: OperationExchange; refused: boolean } | undefined>> = {
+  listPets: async (check) => {
+    const exchange = (await check.survey()).limit100
+    return { words: 'GET /pets?limit=100, a valid list,', exchange, refused: isRefusal(exchange.response?.status ?? 0) }
+  },
+  createPet: async (check) => {
+    if (check.isReadOnly) return undefined
+    const exchange = await check.shared('valid-create', (api) =>
+      api.createPet({ json: { name: check.petName('valid-create'), categoryId: categoryId(check), status: 'available' } }),
+    )
+    return { words: 'POST /pets with a valid NewPet', exchange, refused: isRefusal(exchange.response?.status ?? 0) }
+  },
+  getPet: async (check) => {
+    const survey = await check.survey()
+    const [listed] = knownIds(survey, 1)
+    if (listed !== undefined) {
+      const exchange = await check.shared(`get:${listed}`, (api) => api.getPet(listed))
+      return { words: `GET /pets/${listed}, a pet the lists show,`, exchange, refused: isRefusal(exchange.response?.status ?? 0) }
+    }
+    const [unknown] = unknownIdCandidates(survey)
+    if (unknown === undefined) return undefined
+    // A well-formed id no pet holds: 404 is its due answer; any other 4xx refuses a valid request.
+    const exchange = await check.shared(`get:${unknown}`, (api) => api.getPet(unknown))
+    const status = exchange.response?.status ?? 0
+    return { words: `GET /pets/${unknown}, a well-formed id,`, exchange, refused: isRefusal(status) && status !== 404 }
+  },
+}
+
+/**
+ * A rule passed by refusing a request (an invalid limit, body or id; the key anywhere but the Bearer header) is
+ * shown only by a target that serves the operation's valid requests: one that refuses those too refuses the
+ * invalid one whatever it makes of it. Called once the refusal held: inconclusive where the operation's valid
+ * request was refused too. The same exchange serves every check that asks, so a run sends at most one more
+ * request per operation, and none where the run already read it (the survey's list, a read of a listed pet).
+ */
+export async function requireServesValid(check: Check, operation: 'listPets' | 'createPet' | 'getPet'): Promise<void> {
+  const valid = await VALID_REQUESTS[operation](check)
+  if (!valid) return
+  const status = valid.exchange.response?.status
+  check.require(!valid.refused, `${valid.words} was answered ${status} too, so a refusal shows nothing of this rule`)
 }

@@ -119,59 +119,9 @@ function judgeSorted(req: Requirement, sorted: ReportsByRequirement, now: Date, 
   return { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['no check of this requirement ran'] }
 }
 
-/** A refusal: a 4xx other than 429, which only asks to wait. */
-const isRefusal = (status: number) => status >= 400 && status < 500 && status !== 429
-
-/**
- * The requirements whose failures show an operation's valid requests refused, and which statuses are refusals
- * there: a valid list, a valid NewPet, a listed pet's id, and a well-formed id no pet holds (whose 404 is due).
- */
-const SERVES_VALID_REQUESTS: Record<NonNullable<Requirement['passedByRefusing']>, Array<{ id: string; refused: (status: number) => boolean }>> = {
-  listPets: [{ id: 'listPets/returns-pets', refused: isRefusal }],
-  createPet: [{ id: 'createPet/returns-201-pet', refused: isRefusal }],
-  getPet: [
-    { id: 'getPet/returns-pet', refused: isRefusal },
-    { id: 'getPet/unknown-id-404', refused: (status) => isRefusal(status) && status !== 404 },
-  ],
-}
-
-/** The first failure of those requirements whose answer was a refusal of a valid request, and the requirement it failed. */
-function validRequestRefused(
-  byId: ReadonlyMap<string, RequirementResult>,
-  baselines: ReadonlyArray<{ id: string; refused: (status: number) => boolean }>,
-): { id: string; failure: Failure; status: number } | undefined {
-  for (const baseline of baselines) {
-    for (const failure of byId.get(baseline.id)?.failures ?? []) {
-      const status = failure.evidence[0]?.response?.status
-      if (status !== undefined && baseline.refused(status)) return { id: baseline.id, failure, status }
-    }
-  }
-  return undefined
-}
-
-/**
- * A requirement passed by refusals, on a target that refused the operation's valid requests too: a refusal shows
- * nothing of the rule there (a target that answers 400 to every POST refuses every invalid body as well), so it
- * is inconclusive, and says which valid request was refused.
- */
-function withoutVacuousRefusals(results: RequirementResult[]): RequirementResult[] {
-  const byId = new Map(results.map((result) => [result.id, result]))
-  return results.map((result, index) => {
-    const operation = requirements[index]?.passedByRefusing
-    if (!operation || result.verdict !== 'pass') return result
-    const refused = validRequestRefused(byId, SERVES_VALID_REQUESTS[operation])
-    if (!refused) return result
-    return {
-      ...result,
-      verdict: 'inconclusive',
-      reasons: [`a valid request of ${operation} was refused too (${refused.status}; see ${refused.id}: ${refused.failure.message}), so a refusal shows nothing of this rule`],
-    }
-  })
-}
-
 export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult[] {
   const sorted = byRequirement(reports)
-  return withoutVacuousRefusals(requirements.map((req) => judgeSorted(req, sorted, now, filter)))
+  return requirements.map((req) => judgeSorted(req, sorted, now, filter))
 }
 
 /** Every requirement of a run that stopped before judging: what the filter selected is inconclusive with the stop reason. */

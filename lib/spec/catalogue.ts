@@ -25,12 +25,6 @@ export interface RequirementDefinition {
   needsWrites?: boolean
   /** Judged by the run from what all checks saw, not by a check of its own (the lag of created pets). */
   reportedByRun?: boolean
-  /**
-   * Passed by refusing a request (a 4xx to an invalid limit, body or id; GET /pets with the key anywhere but the
-   * Bearer header) of this operation: a refusal is evidence only from a target that serves the operation's valid
-   * requests, so where it refused those too the requirement is inconclusive, not passed (lib/judging/verdicts.ts).
-   */
-  passedByRefusing?: 'listPets' | 'createPet' | 'getPet'
 }
 
 const must = (d: Omit<RequirementDefinition, 'level' | 'testable'>) => ({ ...d, level: 'MUST' as const, testable: true })
@@ -83,14 +77,12 @@ export const catalogue = {
     decision: 'The usual reading of a page size; the spec only states "at most", so a short page is a warning.',
   }),
   'listPets/limit-out-of-range': must({
-    passedByRefusing: 'listPets',
     title: 'limit outside 1..100 or not an integer: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
     specText: 'limit: integer, minimum 1, maximum 100. listPets lists no 400.',
     source: POLICY,
     decision: 'MUST: no 5xx, no more than 100 items, and the answer is either a 4xx with a valid Error body (its status equal to the HTTP status) or 200 with a valid Pets body.',
   }),
   'listPets/limit-out-of-range-400': should({
-    passedByRefusing: 'listPets',
     title: 'limit outside 1..100 or not an integer is answered 400 with an Error body',
     specText: 'limit: integer, minimum 1, maximum 100.',
     source: POLICY,
@@ -124,14 +116,12 @@ export const catalogue = {
       'A row is only evidence when more than N pets of S are known; otherwise inconclusive. S is the status with the most known pets. That the pets are all of S is judged by listPets/status-filter-matches on the same answers.',
   }),
   'listPets/status-invalid': must({
-    passedByRefusing: 'listPets',
     title: 'a status filter outside the enum: no 5xx, no more than 100 pets, a 4xx Error or a 200 Pets answer',
     specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',
     source: POLICY,
     decision: 'Same rule as out-of-range limit.',
   }),
   'listPets/status-invalid-400': should({
-    passedByRefusing: 'listPets',
     title: 'a status filter outside the enum is answered 400 with an Error body',
     specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',
     source: POLICY,
@@ -200,7 +190,6 @@ export const catalogue = {
     needsWrites: true,
   }),
   'createPet/invalid-body-400': must({
-    passedByRefusing: 'createPet',
     title: 'an invalid NewPet body is answered exactly 400 (not 422) with an Error body',
     specText: 'Errors: `400` (Error body; body is missing required fields or contains invalid values).',
     source: CREATE,
@@ -217,7 +206,6 @@ export const catalogue = {
     needsWrites: true,
   }),
   'createPet/invalid-body-edges': must({
-    passedByRefusing: 'createPet',
     title: 'the edges of the body space are invalid bodies: {}, unknown properties only, name alone, categoryId alone: exactly 400, nothing created',
     specText: 'Request body (required), `application/json`: NewPet. `name` and `categoryId` are required.',
     source: `${POLICY} (the edges of the body space)`,
@@ -226,7 +214,6 @@ export const catalogue = {
     needsWrites: true,
   }),
   'createPet/client-id-not-honoured': must({
-    passedByRefusing: 'createPet',
     title: 'an id sent in the body is never honoured: the service chooses the id, or refuses the body, and a pet that holds the sent id is left unchanged',
     specText: 'The client does not send `id`; the service assigns it.',
     source: `Resources and their fields › NewPet; ${POLICY} (a client-sent id)`,
@@ -298,7 +285,6 @@ export const catalogue = {
     needsWrites: true,
   }),
   'createPet/request-media-types': must({
-    passedByRefusing: 'createPet',
     title: 'a body labelled with another media type, or none, is answered 415 or 400 with an Error body, or 201 when it is a valid NewPet; never a 5xx',
     specText: 'Request body (required), `application/json`: NewPet.',
     source: `${POLICY} (request media types)`,
@@ -348,7 +334,6 @@ export const catalogue = {
     deprecatedOperation: true,
   }),
   'getPet/invalid-id': must({
-    passedByRefusing: 'getPet',
     title: 'a petId that is not an integer or is outside int64 is answered 400 or 404 with an Error body',
     specText: 'Path parameter: `petId`, integer, format int64, required.',
     source: POLICY,
@@ -356,7 +341,6 @@ export const catalogue = {
     deprecatedOperation: true,
   }),
   'getPet/int64-edge-ids': must({
-    passedByRefusing: 'getPet',
     title: 'GET /pets/{id} for ids at the edges of int64 (0, ±1, -2^63, 2^63-1 and neighbours) answers the pet the lists show, else 404 (or 400) with an Error body',
     specText: 'Path parameter: `petId`, integer, format int64, required.',
     source: `${POLICY} (ids at the edges of int64)`,
@@ -447,7 +431,6 @@ export const catalogue = {
     decision: '401 comes before every other answer (404, 400, validation).',
   }),
   'auth/key-elsewhere-refused': must({
-    passedByRefusing: 'listPets',
     title: 'the right key anywhere but an Authorization: Bearer header gets no 2xx and no pet data',
     specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
     source: `${AUTH} 2; ${POLICY} (the key in other places)`,
@@ -455,7 +438,6 @@ export const catalogue = {
       'Sent without a Bearer header: the key as api_key and access_token query parameters, in a cookie, in X-API-Key, as Authorization without a scheme, and as Basic credentials. Any answer but a 2xx passes when it holds no pet data. Read-only. A key in a query string is masked in every report like the header.',
   }),
   'auth/path-spelling-refused': must({
-    passedByRefusing: 'listPets',
     title: 'no spelling of a path (trailing slash, doubled slash, dot segments, percent-encoded letters, other letter case) gets a 2xx or pet data without the key',
     specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
     source: `${AUTH} 1; ${POLICY} (the key in other places)`,

@@ -7,7 +7,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import type { ExchangeKind } from '../../lib/spec/petstore-api.js'
-import { knownIds, requireGetPetInService } from '../fixtures.js'
+import { knownIds, requireGetPetInService, requireServesValid } from '../fixtures.js'
 
 /** The right key, carried some other way than `Authorization: Bearer <key>`. */
 interface KeyPlacement {
@@ -71,6 +71,7 @@ describe('auth: the key anywhere but the Bearer header', () => {
     const what = `${row.target} with the key ${row.label}`
     check.requireAnswer(exchange, what)
     check.expect.refused(exchange, what)
+    await requireServesValid(check, target.as)
   })
 })
 
@@ -84,5 +85,6 @@ describe('auth: every spelling of a path needs the key', () => {
     const what = `GET ${path} (${spelling.label}) without a key`
     check.requireAnswer(exchange, what)
     check.expect.refused(exchange, what)
+    await requireServesValid(check, needsId ? 'getPet' : 'listPets')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, test } from '../../lib/checks/registry.js'
-import { requireGetPetInService } from '../fixtures.js'
+import { requireGetPetInService, requireServesValid } from '../fixtures.js'
 import { describeInvalid, describeValid, invalidBodyProperties, judgeGenerated, validBodyProperties } from './generated-bodies.js'
 
 describe('createPet: generated valid NewPet bodies (fast-check; --seed, --num-runs)', () => {
@@ -26,6 +26,7 @@ describe('createPet: generated invalid NewPet bodies, one broken rule each (fast
   test('[createPet/invalid-body-400] every generated invalid NewPet is answered exactly 400 with an Error body', async ({ check }) => {
     check.requireWrites()
     await judgeGenerated(check, await invalidBodyProperties(check), 'createPet/invalid-body-400', describeInvalid)
+    await requireServesValid(check, 'createPet')
   })
 
   test('[createPet/invalid-body-not-created] no pet is stored from a generated invalid NewPet', async ({ check }) => {

@@ -1,6 +1,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { isJsonObject, type JsonValue } from '../../lib/http/json.js'
+import { requireServesValid } from '../fixtures.js'
 import { EDGE_BODIES, INVALID_BODIES, type InvalidBody, type InvalidMarker } from './invalid-bodies.js'
 import { refusedPetSearches } from './refused-pet-search.js'
 
@@ -43,6 +44,7 @@ describe('createPet: an invalid NewPet', () => {
     check.requireWrites()
     const exchange = await send(check, invalid)
     check.expect.errorAnswer(exchange, 400, `POST /pets (${invalid.rule})`)
+    await requireServesValid(check, 'createPet')
   })
 
   test.for(INVALID_BODIES.filter((invalid) => invalid.findBy !== undefined))('[createPet/invalid-body-not-created] $rule: no pet is created', async (invalid, { check }) => {
@@ -57,5 +59,6 @@ describe('createPet: the edges of the body space', () => {
     const exchange = await send(check, invalid)
     check.expect.errorAnswer(exchange, 400, `POST /pets (${invalid.rule})`)
     await expectNothingCreated(check, invalid)
+    await requireServesValid(check, 'createPet')
   })
 })

@@ -12,7 +12,7 @@ import { responseObject } from '../../lib/http/client.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { categoryId } from '../fixtures.js'
+import { categoryId, requireServesValid } from '../fixtures.js'
 
 /** A NewPet of this run as plain JSON text, and the fields it means. */
 function plainNewPet(check: Check, label: string): { text: string; fields: { name: string; categoryId: bigint; status: string } } {
@@ -80,5 +80,6 @@ describe('createPet: a body labelled with another media type', () => {
     if (response.status !== 201) check.expect.errorAnswer(exchange, response.status, what)
     else check.expect.that(integerField(responseObject(exchange)?.id) !== undefined, `${what} was answered 201 without a pet id`, { exchange, expected: 'a Pet with an id' })
     check.observe(`${spelling.label}: answered ${response.status}`)
+    if (response.status !== 201) await requireServesValid(check, 'createPet')
   })
 })

@@ -5,7 +5,7 @@ import { listedPets } from '../../lib/data/store-survey.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { knownIds, unknownIdCandidates } from '../fixtures.js'
+import { knownIds, requireServesValid, unknownIdCandidates } from '../fixtures.js'
 
 const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
 
@@ -68,6 +68,7 @@ describe('getPet: one pet by id', () => {
   test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/%s is answered 400 or 404 with an Error body', async (petId, { check }) => {
     const exchange = await check.api.getPet(petId)
     check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${petId}`)
+    if (exchange.response?.status === 400) await requireServesValid(check, 'getPet')
   })
 
   test.for(EDGE_IDS.map(String))('[getPet/int64-edge-ids] GET /pets/%s answers the pet when a list shows it, else 404 (or 400) with an Error body', async (text, { check }) => {
@@ -96,6 +97,7 @@ describe('getPet: one pet by id', () => {
       check.inconclusive(`GET /pets/${id} was answered ${status} with a pet of that id, and the store holds more pets than a list shows, so it may exist`)
     }
     check.expect.errorAnswer(exchange, [404, 400], `GET /pets/${id}`)
+    if (exchange.response?.status === 400) await requireServesValid(check, 'getPet')
   })
 
   test('[getPet/deprecation-headers] Deprecation and Sunset headers are recorded', async ({ check }) => {

@@ -1,7 +1,7 @@
 import { describe, test } from '../../lib/checks/registry.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { PET_STATUSES } from '../../lib/spec/petstore-api.js'
-import { CLIENT_ERROR_OR_OK } from '../fixtures.js'
+import { CLIENT_ERROR_OR_OK, requireServesValid } from '../fixtures.js'
 import { expectOnlyStatus } from './filtered-lists.js'
 
 const INVALID_STATUSES = ['unknown', 'AVAILABLE', 'available,sold', '']
@@ -49,6 +49,7 @@ describe('listPets: the status filter', () => {
     const response = check.expect.status(exchange, CLIENT_ERROR_OR_OK, `GET /pets?status=${status}`)
     if (response.status >= 400) {
       check.expect.errorAnswer(exchange, response.status, `GET /pets?status=${status}`)
+      await requireServesValid(check, 'listPets')
       return
     }
     const pets = check.expect.petArray(exchange)
@@ -61,5 +62,6 @@ describe('listPets: the status filter', () => {
   test.for(INVALID_STATUSES)('[listPets/status-invalid-400] status="%s" is answered 400 with an Error body', async (status, { check }) => {
     const exchange = await check.shared(`status=${status}`, (api) => api.listPets({ status }))
     check.expect.errorAnswer(exchange, 400, `GET /pets?status=${status}`)
+    await requireServesValid(check, 'listPets')
   })
 })
