@@ -26,6 +26,8 @@ export interface TargetOptions {
   eventually: (what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean, ofCreatedPet: boolean) => Promise<EventualRead>
   /** False from getPet's removal date: the sequences then send no GET /pets/{id}. */
   getPetInService: boolean
+  /** False where the run's valid list (the survey's GET /pets?limit=100) was refused: a refusal of a list then shows nothing. */
+  validListsServed: boolean
   /** Most requests one sequence sends on a target that shows every pet at once (re-reads within the window come on top). */
   requestCap: number
   /** Put before every generated name: the run's prefix and the sequence's number, so each pet tells which sequence made it (policy §3). */
@@ -47,6 +49,10 @@ export class SequenceTarget {
 
   get getPetInService(): boolean {
     return this.options.getPetInService
+  }
+
+  get validListsServed(): boolean {
+    return this.options.validListsServed
   }
 
   /**

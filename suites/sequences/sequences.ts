@@ -10,7 +10,7 @@ import { LiveProperty, type Shrunk } from '../../lib/data/live-property.js'
 import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import { excerpt } from '../../lib/http/excerpt.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { getPetRemoved, replayCommand, replayPathFor, requireServesValid } from '../fixtures.js'
+import { getPetRemoved, isRefusal, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
 import type { SequenceOutcome, SequenceRequirement } from './sequence-outcome.js'
 import { requestCapOf, SequenceTarget } from './sequence-target.js'
@@ -55,6 +55,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
           api: (record) => api.recording(record),
           eventually: (what, read, found, ofCreatedPet) => check.eventually(what, () => read(), found, api, { ofCreatedPet }),
           getPetInService: !getPetRemoved(check),
+          validListsServed: !isRefusal(survey.limit100),
           requestCap: requestCapOf(context.sequenceLength),
         })
         const model = new StoreModel(survey.pets)
@@ -131,7 +132,5 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
   const decided = sequences.outcomes.filter((outcome) => outcome.decided.has(requirementId)).length
   for (const outcome of sequences.outcomes) for (const note of outcome.notes) if (note.requirement === requirementId) check.observe(note.text)
   check.require(decided > 0, `none of the ${sequences.outcomes.length} sequences could decide it on this target`)
-  // An out-of-range limit is decided by a list only past 100 known pets, else by a refusal: evidence only where valid lists are served.
-  if (requirementId === 'listPets/limit-out-of-range') await requireServesValid(check, 'listPets')
   check.observe(`${decided} of ${sequences.outcomes.length} sequences decided it (seed ${check.context.seed}; ${sequences.exchanges.length} requests in all)`)
 }

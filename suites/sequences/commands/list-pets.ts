@@ -47,8 +47,8 @@ export class ListPets implements fc.AsyncCommand<StoreModel, SequenceTarget> {
         })
         return
       }
-      // Out of range and no list: a 4xx Error decides it, anything else fails it. A list decides it below, by its size.
-      target.decide('listPets/limit-out-of-range')
+      // Out of range and no list: a 4xx Error decides it where valid lists are served, anything else fails it. A list decides it below, by its size.
+      if (target.validListsServed) target.decide('listPets/limit-out-of-range')
       const refused = failureOf(exchange, (expect) => expect.errorAnswer(exchange, CLIENT_ERROR_OR_OK.slice(1), words))
       if (refused) target.fail('listPets/limit-out-of-range', refused)
       return
