@@ -97,6 +97,32 @@ describe('the CI examples', () => {
     expect(seeds).toBeGreaterThanOrEqual(50)
   })
 
+  test('every workflow sets up a Node line that engines admits, and the package is tested on each of them', () => {
+    const engines: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).engines.node
+    // The maintained lines, each as engines admits it: its first admitted release and nothing older.
+    const lines = [...engines.matchAll(/(?:\^|>=)(\d+)\.(\d+)\.\d+/g)].map((match) => Number(match[1]))
+    expect(lines).toEqual([22, 24, 26])
+    const workflows = [
+      ...examples.map(({ name, workflow }) => ({ name, workflow })),
+      ...['nightly-soak.yml', 'test.yml'].map((name) => ({
+        name,
+        workflow: parseDocument(readFileSync(join(packageRoot, '.github/workflows', name), 'utf8')).toJS() as Workflow,
+      })),
+    ]
+    for (const { name, workflow } of workflows) {
+      const versions = steps(workflow)
+        .filter((step) => step.uses?.startsWith('actions/setup-node'))
+        .map((step) => step.with?.['node-version'])
+      expect(versions.length, name).toBeGreaterThan(0)
+      for (const version of versions) if (!String(version).includes('matrix')) expect(lines, `${name}: node-version ${version}`).toContain(Number(version))
+    }
+    const own = workflows.find(({ name }) => name === 'test.yml')?.workflow as Workflow & { jobs: Record<string, { strategy?: { matrix?: { node?: number[] } } }> }
+    expect(own.jobs.package?.strategy?.matrix?.node).toEqual(lines)
+    // The package job runs the tarball outside the checkout, where the runner's Node of the matrix is the one on PATH.
+    const packaged = (own.jobs.package as { steps: Step[] }).steps.map((step) => step.run ?? '').join('\n')
+    expect(packaged).toMatch(/npm pack[\s\S]*npm install [^\n]*\.tgz[\s\S]*npx petstore-conformance --embedded-reference/)
+  })
+
   test('the nightly baseline is the last completed, successful night, never the run in progress', () => {
     const nightly = examples.find((example) => example.name === 'nightly-smoke.yml')?.workflow as Workflow
     const download = steps(nightly).find((step) => step.uses?.startsWith('dawidd6/action-download-artifact'))

@@ -17,6 +17,7 @@ import { SETTINGS } from '../../lib/settings/settings.js'
 import { packageRoot, packageVersion } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, startMisbehavingServer } from '../../variants/hostile-servers.js'
+import { writeLockedProject } from '../helpers/locked-install.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
 import { until } from '../helpers/until.js'
 
@@ -61,11 +62,16 @@ let tarball = ''
 /** The paths the tarball holds, as npm pack listed them. */
 let shipped: string[] = []
 
+/** Where the Action's step installs the package (under RUNNER_TEMP). */
+const actionPrefix = join(folder, 'petstore-conformance-action')
+
 /** Only PATH: the packed command must not lean on anything of this checkout's environment. */
 const bare = (extra: Record<string, string> = {}) => ({
   PATH: process.env.PATH ?? '',
   HOME: folder,
   npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? folder, '.npm'),
+  // Never the registry at test time: what the lockfile pins is in npm's cache, and anything else fails at once.
+  npm_config_offline: 'true',
   ...extra,
 })
 
@@ -75,11 +81,13 @@ beforeAll(async () => {
   tarball = join(folder, packed.filename)
   shipped = packed.files.map((file: { path: string }) => file.path)
   mkdirSync(installed)
-  writeFileSync(join(installed, 'package.json'), '{ "name": "a-user-of-the-suite", "private": true, "type": "module" }\n')
-  // vitest at the version this project tests with: the peer dependency of petstore-conformance/vitest, from npm's cache.
-  const vitest = `vitest@${JSON.parse(readFileSync(join(packageRoot, 'node_modules', 'vitest', 'package.json'), 'utf8')).version}`
-  await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', tarball, vitest], { cwd: installed, env: bare() })
-}, 120_000)
+  // vitest beside it, the peer dependency of petstore-conformance/vitest; every package at this clone's locked version, from npm's cache.
+  writeLockedProject(installed, packageRoot, tarball, ['vitest'])
+  await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: installed, env: bare() })
+  // The GitHub Action's step installs the package itself: its folder gets the same pins, and the step runs offline too.
+  mkdirSync(actionPrefix)
+  writeLockedProject(actionPrefix, packageRoot, tarball)
+}, 60_000)
 
 describe('the package, installed from its tarball alone', () => {
   test('ships what users run and nothing of the project own proof', () => {
@@ -332,7 +340,7 @@ export default class OutcomeReporter {
       CI: 'true',
     })
     // After the test above, this is the action's second use in the same job: the package is installed already, and npm is skipped.
-    const installedBefore = existsSync(join(folder, 'petstore-conformance-action', 'installed-package'))
+    const installedBefore = existsSync(join(actionPrefix, 'installed-package'))
     const step = spawn('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env })
     let output = ''
     let errors = ''
