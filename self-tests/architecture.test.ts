@@ -21,7 +21,9 @@ function sourceFiles(dir: string): string[] {
 const graph = new Map<string, string[]>(
   SOURCE_FOLDERS.flatMap(sourceFiles).map((file) => {
     const text = readFileSync(join(packageRoot, file), 'utf8')
-    const imported = [...text.matchAll(/(?:from|import)\s+'(\.{1,2}\/[^']+)\.js'/g)].map((match) => relative(packageRoot, resolve(packageRoot, dirname(file), `${match[1]}.ts`)))
+    const imported = [...text.matchAll(/(?:from\s+|import\s*\(?\s*)'(\.{1,2}\/[^']+)\.js'/g)].map((match) =>
+      relative(packageRoot, resolve(packageRoot, dirname(file), `${match[1]}.ts`)),
+    )
     return [file, imported]
   }),
 )

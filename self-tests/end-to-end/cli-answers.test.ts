@@ -1,6 +1,6 @@
 /** The command answers what a user asks before running: its version, its options, the requirements, the plan; and says how a long run is going. */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -58,6 +58,46 @@ describe('the command loads only what the verb needs', () => {
     ])
     expect(code).toBe(0)
     expect(modules.filter((module) => RUN_MODULES.test(module)).length).toBeGreaterThan(5)
+  })
+})
+
+/** The built command with `args`, run by this Node with `nodeOptions`, only PATH and `env`; its exit code and standard error. */
+async function runBuilt(args: readonly string[], env: Record<string, string>, nodeOptions: readonly string[] = []): Promise<{ code: number; stderr: string }> {
+  return promisify(execFile)(process.execPath, [...nodeOptions, join(packageRoot, 'dist/cli/main.js'), ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: tmpdir(),
+  }).then(
+    ({ stderr }) => ({ code: 0, stderr }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  )
+}
+
+/** The files below `folder`, by path from it (none when it does not exist). */
+const filesBelow = (folder: string): string[] => (existsSync(folder) ? readdirSync(folder, { recursive: true, encoding: 'utf8' }) : [])
+
+describe('the command keeps its compiled code between runs', () => {
+  test("in the package's own folder under the temporary folder, where NODE_COMPILE_CACHE says, or nowhere when NODE_DISABLE_COMPILE_CACHE is set", async () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'petstore-tmp-'))
+    expect((await runBuilt(['--version'], { TMPDIR: temporary })).code).toBe(0)
+    // V8's code of the command's own modules, in a folder per Node version and flags.
+    expect(filesBelow(join(temporary, 'petstore-conformance-compile-cache')).length).toBeGreaterThan(1)
+
+    const chosen = mkdtempSync(join(tmpdir(), 'petstore-cache-'))
+    const otherTemporary = mkdtempSync(join(tmpdir(), 'petstore-tmp-'))
+    expect((await runBuilt(['--version'], { TMPDIR: otherTemporary, NODE_COMPILE_CACHE: chosen })).code).toBe(0)
+    expect(filesBelow(chosen).length).toBeGreaterThan(1)
+    expect(filesBelow(otherTemporary)).toEqual([])
+
+    const untouched = mkdtempSync(join(tmpdir(), 'petstore-tmp-'))
+    expect((await runBuilt(['--version'], { TMPDIR: untouched, NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0)
+    expect(filesBelow(untouched)).toEqual([])
+  })
+
+  test('on a Node older than engines admits, it says which Node it needs and exits 2 (a set-up mistake), before loading anything else', async () => {
+    // Node 20 as the command sees it: process.versions.node is configurable, so a preload can stand in for an old binary.
+    const preload = `data:text/javascript,Object.defineProperty(process.versions, 'node', { value: '20.20.2' })`
+    const outcome = await runBuilt(['--version'], {}, ['--import', preload])
+    expect(outcome).toEqual({ code: 2, stderr: 'petstore-conformance needs Node 22.19 or later (24 or 26 recommended); this is Node 20.20.2\n' })
   })
 })
 
