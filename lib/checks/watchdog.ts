@@ -7,6 +7,9 @@
  * should have been bounded and is not.
  * The watchdog says so at once, naming each waiting check and what it waits on, instead of leaving a pipeline
  * to guess why nothing moves; the alarm is also kept in results.json.
+ * Stillness counts only time the process had to run in: when the watchdog's own timer fires late, the process was
+ * not scheduled (a machine busy with other work), and the lateness is taken off, since a run that could not run
+ * could not have sent anything either.
  */
 import type { HttpClient } from '../http/client.js'
 import type { Check } from './check.js'
@@ -50,14 +53,34 @@ export function alarmLine(alarm: StallAlarm): string {
   )
 }
 
-export function watchStalls(pending: ReadonlySet<Check>, client: HttpClient, options: { timeoutMs: number; started: number; onAlarm: (alarm: StallAlarm) => void }): Watchdog {
+export interface WatchOptions {
+  timeoutMs: number
+  started: number
+  onAlarm: (alarm: StallAlarm) => void
+  /** The monotonic clock (performance.now), for tests. */
+  now?: () => number
+}
+
+export function watchStalls(pending: ReadonlySet<Check>, client: HttpClient, options: WatchOptions): Watchdog {
+  const clock = options.now ?? (() => performance.now())
   const alarms: StallAlarm[] = []
   const stillness = Math.max(options.timeoutMs, LEAST_STILLNESS_MS)
   let lastAlarmAt = Number.NEGATIVE_INFINITY
+  let lastLookAt = clock()
+  let activitySeen = client.lastActivityAt
+  /** How late the watchdog's timer fired since the last activity it saw: time the process was not running. */
+  let starvedMs = 0
   const look = () => {
-    const now = performance.now()
-    const idleMs = now - client.lastActivityAt
-    const quietSinceAlarm = now - Math.max(lastAlarmAt, client.lastActivityAt)
+    const now = clock()
+    const activity = client.lastActivityAt
+    if (activity !== activitySeen) {
+      activitySeen = activity
+      starvedMs = 0
+    }
+    starvedMs += Math.max(0, now - lastLookAt - LOOK_EVERY_MS)
+    lastLookAt = now
+    const idleMs = now - activity - starvedMs
+    const quietSinceAlarm = now - Math.max(lastAlarmAt, activity) - starvedMs
     const { sleeping, ...load } = client.load
     if (pending.size === 0 || sleeping > 0 || idleMs <= stillness + SLACK_MS || quietSinceAlarm <= stillness || alarms.length >= MOST_ALARMS) return
     lastAlarmAt = now

@@ -94,9 +94,10 @@ describe.concurrent('every wait of a run ends, by its own bound or by the deadli
             onTestFinished(() => target.close())
             return target.baseUrl
           })
-    const started = Date.now()
     const outcome = await runCli(['--base-url', baseUrl, '--quiet', '--deadline-ms', String(DEADLINE_MS), ...wait.args], WITH_KEY)
-    expect(Date.now() - started).toBeLessThan(DEADLINE_MS)
+    // Ended by the wait's own bound, not by the long deadline (unless the deadline is the bound under test).
+    const deadlinePassed = (outcome.results?.harnessErrors ?? []).some((error) => /run deadline of \d+ ms passed/.test(error))
+    expect(deadlinePassed).toBe(wait.args.includes('--deadline-ms'))
     expect(outcome.code, outcome.stderr).toBe(wait.exitCode)
     expect(reasonsOf(outcome)).toMatch(wait.reason)
     expect(outcome.results?.watchdog, 'the watchdog saw the run sit still').toBeUndefined()
@@ -106,10 +107,9 @@ describe.concurrent('every wait of a run ends, by its own bound or by the deadli
 describe.concurrent('a dead operation is cut at once', () => {
   test('lists far over the cap and slow to produce: judged well within 30 s at the defaults, with the cap as the reason; getPet still judged', async ({ onTestFinished }) => {
     const server = await startMisbehavingServer(listsHugeAndSlow(notFound, 256 * 1024), onTestFinished)
-    const started = Date.now()
     const outcome = await runCli(['--base-url', server.baseUrl, '--quiet'], WITH_KEY)
-    expect(Date.now() - started).toBeLessThan(30_000)
     expect(outcome.code, outcome.stderr).toBe(1)
+    expect(outcome.results?.harnessErrors ?? []).toEqual([])
     const listFailures = outcome.results?.requirements.find((result) => result.id === 'listPets/limit-caps-size')?.failures.map((failure) => failure.message) ?? []
     expect(listFailures.join('\n')).toMatch(/GET \/pets answered with bodies over the cap of 1048576 bytes, twice in a row: not sent again/)
     expect(outcome.results?.requirements.find((result) => result.id === 'getPet/invalid-id')?.verdict).toBe('pass')
@@ -147,6 +147,28 @@ describe('the watchdog', () => {
     expect(alarmLine(alarms[0] as StallAlarm)).toMatch(
       /^watchdog: nothing sent or answered for \d+ s while 1 check waits: \[views\/one-pet-reads-the-same\] shared work "sequences:shrink:views\/one-pet-reads-the-same" \(requests: 0 in flight/,
     )
+  })
+
+  test.for([
+    ['the process runs, and nothing is sent for 8 s: an alarm', [1, 1, 1, 1, 1, 1, 1, 1], 1],
+    ['the process is not scheduled for 8 s (a busy machine), its timer firing late once: no alarm', [8], 0],
+    ['it is not scheduled for 4 s, then runs and sends nothing for 8 s more: an alarm', [4, 1, 1, 1, 1, 1, 1, 1, 1], 1],
+  ] as Array<[string, number[], number]>)('stillness counts only the time the process could run: %s', ([, secondsBetweenLooks, expected]) => {
+    const waiting = { title: '[listPets/returns-pets] x', waitingOn: [] } as unknown as Check
+    let clock = 0
+    const client = { lastActivityAt: 0, load: { inFlight: 0, queued: 0, sleeping: 0 } } as unknown as HttpClient
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const watchdog = watchStalls(new Set([waiting]), client, { timeoutMs: 1_000, started: Date.now(), onAlarm: () => {}, now: () => clock })
+      // Each look of the watchdog, at the clock the process reads when its timer fires.
+      for (const seconds of secondsBetweenLooks) {
+        clock += seconds * 1_000
+        vi.advanceTimersByTime(1_000)
+      }
+      expect(watchdog.stop()).toHaveLength(expected)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   test('its alarms reach summary.md and report.html, as text', () => {
@@ -202,7 +224,7 @@ describe('the watchdog', () => {
 })
 
 /** The built command as a child process, against `baseUrl`, with its report folder. */
-function startCommand(args: string[]): { child: ChildProcess; reportDir: string; output: () => string; exited: Promise<{ code: number | null; at: number }> } {
+function startCommand(args: string[]): { child: ChildProcess; reportDir: string; output: () => string; exited: Promise<{ code: number | null }> } {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-signal-'))
   const reportDir = join(cwd, 'reports')
   const child = spawn(process.execPath, [join(packageRoot, 'dist/cli/main.js'), '--report-dir', reportDir, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...WITH_KEY } })
@@ -213,7 +235,7 @@ function startCommand(args: string[]): { child: ChildProcess; reportDir: string;
   child.stderr?.on('data', (chunk: Buffer) => {
     text += chunk.toString()
   })
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })))
+  const exited = new Promise<{ code: number | null }>((resolve) => child.on('exit', (code) => resolve({ code })))
   return { child, reportDir, output: () => text, exited }
 }
 
@@ -236,19 +258,20 @@ function answersThenHangs(answered: number): Variant {
 }
 /** Requests answered before the target hangs: by then the checks run and some have decided (a run sends about 600). */
 const ANSWERED_BEFORE_THE_HANG = 80
-const LONG_TIMEOUT_MS = 60_000
-/** Far under the long timeouts an uncancelled run waits out, and far over the 2 s a cancel takes. */
-const ENDS_BY_ITS_CANCEL_MS = 20_000
+/**
+ * Ten minutes, the longest a setting allows: far past the test's own timeout. A run that did not end by its cancel
+ * would wait these out and the test would time out; one that ends by it says "cancelled". No clock of this machine
+ * decides it, however busy the machine is.
+ */
+const LONG_TIMEOUT_MS = 600_000
 
 /** A full run through the typed API, cancelled once `when` holds: it ends at once, exit 3, "cancelled", each undecided check saying so. */
 async function cancelledTypedRun(target: Target, options: ConformanceOptions, when: () => boolean): Promise<RunResult> {
   const cancel = new AbortController()
   const running = runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', signal: cancel.signal, ...options })
   await until(when)
-  const cancelledAt = Date.now()
   cancel.abort()
   const results = await running
-  expect(Date.now() - cancelledAt).toBeLessThan(ENDS_BY_ITS_CANCEL_MS)
   expect(results.exitCode).toBe(3)
   expect(results.stopReason).toBe('cancelled')
   expect(results.requirements.flatMap((result) => result.reasons).join('\n')).toMatch(/run cancelled before this check finished/)
@@ -261,10 +284,8 @@ describe.concurrent('signals', () => {
     onTestFinished(() => target.close())
     const run = startCommand(['--base-url', target.baseUrl, '--profile', 'full', '--timeout-ms', String(LONG_TIMEOUT_MS)])
     await until(() => target.requests.length > ANSWERED_BEFORE_THE_HANG)
-    const signalled = Date.now()
     run.child.kill('SIGTERM')
-    const { code, at } = await run.exited
-    expect(at - signalled).toBeLessThan(ENDS_BY_ITS_CANCEL_MS)
+    const { code } = await run.exited
     expect(code, run.output()).toBe(3)
     for (const file of ['results.json', 'junit.xml', 'summary.md', 'report.html']) expect(existsSync(join(run.reportDir, file)), file).toBe(true)
     const results = JSON.parse(await readFile(join(run.reportDir, 'results.json'), 'utf8'))

@@ -23,7 +23,6 @@ describe('the benchmark delay proxy', () => {
     const elapsed = performance.now() - started
     expect(answers).toEqual(['GET /v1/pets?limit=2 ', 'POST /v1/pets {"name":"é"}'])
     expect(elapsed).toBeGreaterThanOrEqual(40)
-    expect(elapsed).toBeLessThan(2000)
     expect(proxy.requests).toBe(2)
     expect(proxy.firstRequestAt).toBeGreaterThanOrEqual(started)
   })

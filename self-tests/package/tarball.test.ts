@@ -335,8 +335,9 @@ export default class OutcomeReporter {
       PETSTORE_BASE_URL: server.baseUrl,
       PETSTORE_API_KEY: API_KEY,
       PETSTORE_REPORT_DIR: reportDir,
-      // A hanging target and a minute per request: a step that did not pass the cancel on would wait minutes.
-      PETSTORE_TIMEOUT_MS: '60000',
+      // A hanging target and ten minutes per request: a step that did not pass the cancel on would wait far past this
+      // test's own timeout; one that did ends with "cancelled", however busy the machine.
+      PETSTORE_TIMEOUT_MS: '600000',
       CI: 'true',
     })
     // After the test above, this is the action's second use in the same job: the package is installed already, and npm is skipped.
@@ -352,12 +353,9 @@ export default class OutcomeReporter {
     })
     const ended = new Promise<number | null>((resolve) => step.on('exit', (code) => resolve(code)))
     await until(() => /^Seed: /m.test(output))
-    const signalled = Date.now()
     // The runner signals the step's own process, not its children: the script must pass the signal on.
     step.kill('SIGTERM')
     expect(await ended).toBe(3)
-    // Seconds, where a signal not passed on would leave the command waiting out its one-minute timeouts.
-    expect(Date.now() - signalled).toBeLessThan(20_000)
     expect(readFileSync(outputs, 'utf8')).toMatch(/^verdict=NO VERDICT\nexit-code=3\n/)
     expect(JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')).stopReason).toBe('cancelled')
     expect(errors.includes('is installed already in this job')).toBe(installedBefore)
