@@ -80,7 +80,9 @@ export function ensureCompiled(root: string, log: (line: string) => void = (line
   const stale = staleSources(root, stamp)
   if (stale.length === 0) return
   log(`self-tests run the compiled modules: ${stale.length} source(s) newer than dist/ (${relative(root, stale[0] as string)}${stale.length > 1 ? ', …' : ''}); compiling with tsc`)
-  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc')
+  // The bin its package.json names: TypeScript 7's exports keep bin/ from being resolved as a module path.
+  const manifest = createRequire(join(root, 'package.json')).resolve('typescript/package.json')
+  const tsc = join(dirname(manifest), (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { tsc: string } }).bin.tsc)
   execFileSync(process.execPath, [tsc], { cwd: root, stdio: 'inherit' })
   writeFileSync(stamp, `${new Date().toISOString()}\n`)
 }
