@@ -7,6 +7,7 @@ import type { CaseFailure } from '../data/live-property.js'
 import type { Exchange, RecordedResponse } from '../http/client.js'
 import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'
+import { headOfBody } from '../http/kept-bodies.js'
 import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
 
 export class ConformanceFailure extends Error {
@@ -62,7 +63,8 @@ function rateLimitOutlasted(exchange: Exchange): boolean {
 export function describeAnswer(exchange: Exchange): string {
   if (exchange.failure) return `no answer: ${exchange.failure.message}${retriesNote(exchange)}`
   const response = exchange.response as RecordedResponse
-  const body = response.body.length > 200 ? `${response.body.slice(0, 200)}…` : response.body
+  const { head, length } = headOfBody(response, 200)
+  const body = length > 200 ? `${head}…` : head
   return `${response.status} ${mediaType(response) ?? '(no Content-Type)'} ${body}${retriesNote(exchange)}${rateLimitOutlasted(exchange) ? '; the rate limit outlasted the retries' : ''}`
 }
 

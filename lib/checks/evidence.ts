@@ -1,6 +1,7 @@
 /** Evidence of an exchange as it goes into reports: key redacted, bodies cut, a curl line that replays it. */
 import type { Exchange } from '../http/client.js'
 import { excerpt } from '../http/excerpt.js'
+import { excerptOfBody } from '../http/kept-bodies.js'
 import { bodyOctets, headerOctets, isBodyWhitespace, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'
 import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
@@ -139,7 +140,16 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       headers: redactHeaders(request.headers),
       ...(request.body !== undefined ? { body: shownBody(request, redact(cut(request.body))) } : {}),
     },
-    ...(response ? { response: { status: response.status, headers: redactHeaders(response.headers), body: redact(cut(response.body)), bodyBytes: response.bodyBytes } } : {}),
+    ...(response
+      ? {
+          response: {
+            status: response.status,
+            headers: redactHeaders(response.headers),
+            body: redact(excerptOfBody(response, EVIDENCE_BODY_LIMIT)),
+            bodyBytes: response.bodyBytes,
+          },
+        }
+      : {}),
     ...(exchange.failure ? { failure: exchange.failure.message } : {}),
     retries: exchange.retries.length,
     durationMs: Math.round(exchange.durationMs),

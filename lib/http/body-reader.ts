@@ -42,12 +42,15 @@ function drainedOrClosed(decoder: Transform): Promise<void> {
   })
 }
 
-/** The body's decoded bytes, or BodyTooLarge once they pass `maxBytes`; `wireBytes` counts what came over the wire. */
+/**
+ * The body's decoded bytes, in the chunks they came in (joined only by whoever needs them joined), or BodyTooLarge
+ * once they pass `maxBytes`; `wireBytes` counts what came over the wire.
+ */
 export async function readBody(
   body: AsyncIterable<unknown> & { destroy(): void },
   contentEncoding: string | undefined,
   maxBytes: number,
-): Promise<{ bytes: Buffer; wireBytes: number }> {
+): Promise<{ chunks: Buffer[]; byteLength: number; wireBytes: number }> {
   const chunks: Buffer[] = []
   let decoded = 0
   let wireBytes = 0
@@ -67,7 +70,7 @@ export async function readBody(
         throw error
       }
     }
-    return { bytes: Buffer.concat(chunks), wireBytes }
+    return { chunks, byteLength: decoded, wireBytes }
   }
   // Inflate as the body streams, counting what comes out; stop reading the moment it passes the cap.
   const decodedChunks = (async function* () {
@@ -95,5 +98,5 @@ export async function readBody(
   } finally {
     await feeding
   }
-  return { bytes: Buffer.concat(chunks), wireBytes }
+  return { chunks, byteLength: decoded, wireBytes }
 }

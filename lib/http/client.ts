@@ -16,6 +16,7 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors } fro
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
+import { bodyText } from './decoded-bodies.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 import { KeptBodies } from './kept-bodies.js'
@@ -466,8 +467,8 @@ export class HttpClient {
         signal,
       })
       const headers = headerRecord(answer.headers)
-      const { bytes } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
-      outcome = { response: { status: answer.statusCode, headers, body: bytes.toString('utf8'), bodyBytes: bytes.length } }
+      const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
+      outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
     } catch (error) {
       const failure = classify(error, timeoutMs, maxBodyBytes, stop, operation)
       // One timeout is enough to know the operation is not answering now: the others in flight are cut, not waited out.

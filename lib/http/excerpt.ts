@@ -3,7 +3,12 @@
  * number of as many digits, is quoted by its start and its length, so no message or report swells with it.
  */
 export function excerpt(text: string, limit: number): string {
-  return text.length > limit ? detached(`${text.slice(0, limit)}… [${text.length - limit} more characters]`) : text
+  return text.length > limit ? excerptOfHead(text.slice(0, limit), text.length) : text
+}
+
+/** The excerpt of a text of `length` characters whose first characters are `head` (as many as the excerpt quotes). */
+export function excerptOfHead(head: string, length: number): string {
+  return length > head.length ? detached(`${head}… [${length - head.length} more characters]`) : head
 }
 
 /**

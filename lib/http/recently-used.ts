@@ -26,6 +26,12 @@ export class RecentlyUsed<K, V> {
     return value
   }
 
+  /** The value of an entry whose key `matches` (for keys compared by content, not identity); a hit, as with get. */
+  find(matches: (key: K) => boolean): V | undefined {
+    for (const key of this.entries.keys()) if (matches(key)) return this.get(key)
+    return undefined
+  }
+
   set(key: K, value: V): void {
     const { maxEntries = Number.POSITIVE_INFINITY, maxWeight = Number.POSITIVE_INFINITY, weigh = () => 0 } = this.bounds
     const previous = this.entries.get(key)

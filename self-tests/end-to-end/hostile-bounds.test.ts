@@ -36,7 +36,8 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
     const outcome = await runCli(['--base-url', server.baseUrl, '--deadline-ms', '1500', '--quiet'], WITH_KEY)
     expect(outcome.code).toBe(3)
-    expect(outcome.results?.durationMs).toBeLessThan(10_000)
+    // Ended by the deadline, not by a request's 10 s timeout: the request in flight was cut, never timed out.
+    expect(outcome.results?.harnessErrors).toEqual([expect.stringMatching(/^the run deadline of 1500 ms passed/)])
     expect(outcome.results?.headline.text).toBe('NO VERDICT')
     const verdicts = new Set(outcome.results?.requirements.map((result) => result.verdict))
     expect([...verdicts].filter((verdict) => verdict === 'pass' || verdict === 'fail' || verdict === 'warn')).toEqual([])
@@ -66,7 +67,8 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     // Its one pet has no status, and every filter lists it: a pet whose status is not the one asked for, said as such.
     expect(failuresOf(outcome, 'listPets/status-filter-matches').join('\n')).toMatch(/listed 1 pet whose status is not "(available|pending|sold)" \(another, or none\)/)
     expect(server.requests.length).toBeGreaterThan(100)
-    expect(outcome.results?.peakRssBytes).toBeLessThan(300 * 2 ** 20)
+    // The policy bounds it at 300 MiB; 270 keeps a margin that a newer Node or a busier allocator does not eat at once.
+    expect(outcome.results?.peakRssBytes).toBeLessThan(270 * 2 ** 20)
   })
 
   test('an honest gzip-encoded answer is decoded and passes', async ({ onTestFinished }) => {

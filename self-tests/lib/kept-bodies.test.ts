@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { bodyText } from '../../lib/http/decoded-bodies.js'
 import { detached, excerpt } from '../../lib/http/excerpt.js'
-import { KeptBodies } from '../../lib/http/kept-bodies.js'
+import { excerptOfBody, headOfBody, KeptBodies } from '../../lib/http/kept-bodies.js'
 import type { RecordedResponse } from '../../lib/http/traffic.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 
@@ -53,6 +54,39 @@ describe('the answers a run keeps stay within a memory budget, and every body st
     expect(kept.movedOut).toBe(1)
   })
 
+  test('a quote of a moved-out body comes from its start in memory, the file untouched, and reads as a quote of the whole body', () => {
+    const { kept } = bounded()
+    const text = `é😀${'a'.repeat(9000)}${'b'.repeat(1000)}`
+    const long = answer(text)
+    kept.keep(long)
+    kept.keep(answer('c'.repeat(200)))
+    expect(kept.movedOut).toBe(1)
+    // Without its file the body could not be read back: the quotes below need only its start.
+    rmSync(kept.folderOfMoved as string, { recursive: true })
+    for (const limit of [200, 4096, 8192]) expect(excerptOfBody(long, limit)).toBe(excerpt(text, limit))
+    expect(headOfBody(long, 200)).toEqual({ head: text.slice(0, 200), length: text.length })
+    // Past what the memory holds, the body itself is read, as before.
+    expect(() => headOfBody(long, 9000)).toThrow(/ENOENT/)
+    // A body still in memory is quoted as it is.
+    const short = answer('[]')
+    expect(headOfBody(short, 200)).toEqual({ head: '[]', length: 2 })
+    expect(excerptOfBody(short, 1)).toBe(excerpt('[]', 1))
+  })
+
+  test('a text many answers carry costs its memory once: counted once, and moved out once, with every answer that carries it', () => {
+    const { kept, forgotten } = bounded()
+    const repeated = 'r'.repeat(100)
+    const alike = [1, 2, 3, 4, 5].map(() => answer(repeated))
+    for (const response of alike) kept.keep(response)
+    expect(kept.movedOut).toBe(0)
+    kept.keep(answer('s'.repeat(100)))
+    // Over the budget now: the oldest text goes, with all five answers, in one file.
+    expect(kept.movedOut).toBe(5)
+    expect(forgotten).toEqual(alike)
+    expect(readdirSync(kept.folderOfMoved as string)).toEqual(['1.txt'])
+    expect(alike.map((response) => response.body)).toEqual(alike.map(() => repeated))
+  })
+
   test('where no temporary file can be written, every body stays in memory and the run goes on', () => {
     const kept = new KeptBodies({ largeBytes: 10, budgetBytes: 120, forget: () => {}, parentFolder: '/proc/no-such-folder' })
     const answers = ['a', 'b', 'c', 'd'].map((letter) => answer(letter.repeat(100)))
@@ -90,5 +124,22 @@ describe('the answers a run keeps stay within a memory budget, and every body st
     expect(outcome.code).toBe(code)
     expect(JSON.parse(outcome.stdout)).toEqual({ folders: 3, exitListenersAdded: 1 })
     expect(readdirSync(parent)).toEqual([])
+  })
+})
+
+describe('bodies decoded once', () => {
+  test('a large body whose bytes repeat a recent one is the same string, however its chunks fell; other bytes are other text', () => {
+    const bytes = Buffer.from(`[${'"é😀",'.repeat(20_000)}1]`)
+    const whole = bodyText([bytes])
+    expect(whole).toBe(bytes.toString('utf8'))
+    // The same bytes, split elsewhere (inside a character too): the very same string.
+    expect(Object.is(bodyText([bytes.subarray(0, 7), bytes.subarray(7, 70_001), bytes.subarray(70_001)]), whole)).toBe(true)
+    const other = Buffer.from(bytes)
+    other[other.length - 2] = 0x32
+    const otherText = bodyText([other.subarray(0, 3), other.subarray(3)])
+    expect(otherText).toBe(other.toString('utf8'))
+    expect(otherText).not.toBe(whole)
+    // A small body is decoded as it is, from any number of chunks.
+    expect(bodyText([Buffer.from('[1,'), Buffer.from('2]')])).toBe('[1,2]')
   })
 })

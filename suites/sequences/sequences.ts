@@ -9,6 +9,7 @@ import { curlScript } from '../../lib/checks/evidence.js'
 import { LiveProperty, type Shrunk } from '../../lib/data/live-property.js'
 import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import { excerpt } from '../../lib/http/excerpt.js'
+import { excerptOfBody } from '../../lib/http/kept-bodies.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { getPetRemoved, isRefusal, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
@@ -79,7 +80,7 @@ function numberedExchanges(exchanges: readonly OperationExchange[], redact: (tex
   const lines = exchanges.slice(0, NUMBERED_EXCHANGES).map((exchange, index) => {
     const path = exchange.request.url.replace(/^https?:\/\/[^/]+/, '')
     const body = exchange.request.body !== undefined ? ` ${excerpt(exchange.request.body, ANSWER_CHARS)}` : ''
-    const answer = exchange.response ? `${exchange.response.status} ${excerpt(exchange.response.body, ANSWER_CHARS)}` : `no answer: ${exchange.failure?.message ?? 'unknown'}`
+    const answer = exchange.response ? `${exchange.response.status} ${excerptOfBody(exchange.response, ANSWER_CHARS)}` : `no answer: ${exchange.failure?.message ?? 'unknown'}`
     return redact(`${index + 1}. ${exchange.request.method} ${path}${body} → ${answer}`)
   })
   if (exchanges.length > NUMBERED_EXCHANGES) lines.push(`… and ${exchanges.length - NUMBERED_EXCHANGES} more exchanges`)
