@@ -4,12 +4,18 @@
  * runs these same check definitions.
  */
 import type { ConformanceSuite } from '../lib/run/suite.js'
-import { createReferenceHandler } from '../reference/handler.js'
-import { PetStore, populatedStore } from '../reference/pet-store.js'
-import { startServer } from '../reference/server.js'
 import { registeredChecks } from '../suites/index.js'
 
 export const petstoreSuite: ConformanceSuite = {
   checks: registeredChecks(),
-  startReference: ({ apiKey, pets = 0 }) => startServer(createReferenceHandler({ apiKey, store: pets > 0 ? populatedStore(pets) : new PetStore() })),
+  // Loaded only when a run judges the reference: a run against a URL needs no server, and importing node:http as
+  // ESM costs every start about 60 ms of CPU (its namespace reads a getter that loads Node's own undici).
+  startReference: async ({ apiKey, pets = 0 }) => {
+    const [{ createReferenceHandler }, { PetStore, populatedStore }, { startServer }] = await Promise.all([
+      import('../reference/handler.js'),
+      import('../reference/pet-store.js'),
+      import('../reference/server.js'),
+    ])
+    return startServer(createReferenceHandler({ apiKey, store: pets > 0 ? populatedStore(pets) : new PetStore() }))
+  },
 }

@@ -5,11 +5,18 @@
  * span id of its traceparent (`_spanId`) and whether it was retried. Bodies are cut at the evidence cap,
  * and every string is masked as the reports are.
  */
-import { STATUS_CODES } from 'node:http'
+import { createRequire } from 'node:module'
 import type { CheckReport } from '../checks/check-result.js'
 import { type Redactor, redactDeep } from '../http/redaction.js'
 import type { AttemptRecord } from '../http/traffic.js'
 import type { RunTrace } from './run-result.js'
+
+/**
+ * The reason phrases by status. Read through require: an ESM import of node:http builds its namespace from every
+ * export, and on Node 22 and later one of them is a getter that loads Node's own copy of undici (60 ms of CPU at
+ * every start of the command, for one table of strings).
+ */
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http')
 
 interface HarHeader {
   name: string

@@ -67,8 +67,10 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     // Its one pet has no status, and every filter lists it: a pet whose status is not the one asked for, said as such.
     expect(failuresOf(outcome, 'listPets/status-filter-matches').join('\n')).toMatch(/listed 1 pet whose status is not "(available|pending|sold)" \(another, or none\)/)
     expect(server.requests.length).toBeGreaterThan(100)
-    // The policy bounds it at 300 MiB; 270 keeps a margin that a newer Node or a busier allocator does not eat at once.
-    expect(outcome.results?.peakRssBytes).toBeLessThan(270 * 2 ** 20)
+    // The policy's bound. On a quiet machine the run peaks near 205 MiB (npm run bench:hostile, Node 24 and 26); with
+    // two npm test runs side by side on two cores, once in ten at 291 MiB: the engine collects garbage later on a
+    // busy machine, so a tighter bound here would fail at random.
+    expect(outcome.results?.peakRssBytes).toBeLessThan(300 * 2 ** 20)
   })
 
   test('an honest gzip-encoded answer is decoded and passes', async ({ onTestFinished }) => {
