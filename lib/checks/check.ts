@@ -30,10 +30,10 @@ export class RunState {
   /** The findings of each exchange on the rules of every answer, made once however many checks record it (the sequences' exchanges are recorded by 16). */
   private readonly findingsByExchange = new WeakMap<OperationExchange, IncidentalFinding[]>()
 
-  findingsOf(exchange: OperationExchange, now: Date): IncidentalFinding[] {
+  findingsOf(exchange: OperationExchange): IncidentalFinding[] {
     let findings = this.findingsByExchange.get(exchange)
     if (!findings) {
-      findings = incidentalResults(exchange, now).map((result) => ({
+      findings = incidentalResults(exchange, this.today).map((result) => ({
         requirementId: result.requirementId,
         exchangeId: exchange.id,
         ok: result.ok,
@@ -59,10 +59,14 @@ export class RunState {
     /** The lags reads of created pets saw (seeding's included), for createPet/read-your-writes-lag. */
     readonly lagLog = new LagLog(),
   ) {
+    this.today = new Date(settings.now)
     const stop = client.options.stop
     this.windowedReads = { windowMs: settings.consistencyWindowMs, log: lagLog, ...(stop ? { stop } : {}), sleep: (ms) => client.sleep(ms) }
     this.knownPets = new KnownPets(this.windowedReads)
   }
+
+  /** The date the run takes as today, read once (every exchange recorded is judged against it). */
+  readonly today: Date
 
   /** How every read within the consistency window waits: the window, the lag log, the run's stop, the client's sleep. */
   readonly windowedReads: WindowedReads
@@ -228,7 +232,7 @@ export class Check {
     if (this.seenExchanges.has(exchange.id)) return
     this.seenExchanges.add(exchange.id)
     this.exchanges.push(exchange)
-    this.findings.push(...this.state.findingsOf(exchange, this.now))
+    this.findings.push(...this.state.findingsOf(exchange))
   }
 
   /** The report of this check, given how it ended. */

@@ -28,22 +28,26 @@ function stoppedReason(stop: AbortSignal): string {
   return `${stopWords(stop)} before this check finished`
 }
 
-/** Resolves with how the check ended; never rejects. */
-async function settle(check: Check, definition: CheckDefinition, options: RunChecksOptions): Promise<CheckEnd> {
-  let onAbort: (() => void) | undefined
-  const stopped = new Promise<CheckEnd>((resolve) => {
-    onAbort = () => resolve({ state: 'inconclusive', reason: stoppedReason(options.stop) })
-    options.stop.addEventListener('abort', onAbort, { once: true })
-  })
+/** Resolves with how the check ended, or with `stopped` once the run stops; never rejects. */
+function settle(check: Check, definition: CheckDefinition, stopped: Promise<CheckEnd>): Promise<CheckEnd> {
   const ran = definition.run(check).then(
     (): CheckEnd => ({ state: 'pass' }),
     (error: unknown): CheckEnd => (error instanceof Inconclusive ? { state: 'inconclusive', reason: error.message } : { state: 'fail', error }),
   )
-  try {
-    return await Promise.race([ran, stopped])
-  } finally {
-    if (onAbort) options.stop.removeEventListener('abort', onAbort)
-  }
+  return Promise.race([ran, stopped])
+}
+
+/**
+ * One end for every check the run's stop cuts: one listener on the stop, not one per check (a run has a few hundred
+ * checks, and each removal searched the stop's list of listeners).
+ */
+function whenStopped(stop: AbortSignal): { stopped: Promise<CheckEnd>; release: () => void } {
+  let onAbort = () => {}
+  const stopped = new Promise<CheckEnd>((resolve) => {
+    onAbort = () => resolve({ state: 'inconclusive', reason: stoppedReason(stop) })
+    stop.addEventListener('abort', onAbort, { once: true })
+  })
+  return { stopped, release: () => stop.removeEventListener('abort', onAbort) }
 }
 
 function selectedChecks(definitions: readonly CheckDefinition[], filter: readonly string[]): CheckDefinition[] {
@@ -52,17 +56,22 @@ function selectedChecks(definitions: readonly CheckDefinition[], filter: readonl
 
 export async function runChecks(definitions: readonly CheckDefinition[], state: RunState, options: RunChecksOptions): Promise<CheckReport[]> {
   const selected = selectedChecks(definitions, options.filter)
+  const { stopped, release } = whenStopped(options.stop)
   let done = 0
-  return Promise.all(
-    selected.map(async (definition) => {
-      const check = new Check(state, definition.title)
-      state.pending.add(check)
-      const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, options))
-      state.pending.delete(check)
-      done += 1
-      options.onReport?.(report)
-      options.onProgress?.(done, selected.length, definition.title)
-      return report
-    }),
-  )
+  try {
+    return await Promise.all(
+      selected.map(async (definition) => {
+        const check = new Check(state, definition.title)
+        state.pending.add(check)
+        const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, stopped))
+        state.pending.delete(check)
+        done += 1
+        options.onReport?.(report)
+        options.onProgress?.(done, selected.length, definition.title)
+        return report
+      }),
+    )
+  } finally {
+    release()
+  }
 }
