@@ -137,14 +137,14 @@ async function main(): Promise<number> {
   })
   const count = (problem: Problem) => runs.filter((run) => run.problem === problem).length
   const slowest = runs.reduce((worst, run) => (run.wallMs > worst.wallMs ? run : worst))
-  const peak = Math.max(...runs.map((run) => run.peakRssBytes ?? 0))
+  const heaviest = runs.reduce((worst, run) => ((run.peakRssBytes ?? 0) > (worst.peakRssBytes ?? 0) ? run : worst))
   const problems = renderProblems(runs)
   process.stdout.write(
     [
       '',
       ...(problems.length > 0 ? ['Variants with a problem:', ...problems, ''] : []),
       `Runs: ${runs.length}; hung: ${count('hung')}; stalled: ${count('stalled')}; crashed: ${count('crashed')}; verdict changed: ${count('changed')}`,
-      `Wall: ${seconds(Date.now() - started)}; slowest run ${seconds(slowest.wallMs)} (${slowest.kind} ${slowest.name}, seed ${slowest.seed}); peak memory of one run ${(peak / 2 ** 20).toFixed(0)} MiB`,
+      `Wall: ${seconds(Date.now() - started)}; slowest run ${seconds(slowest.wallMs)} (${slowest.kind} ${slowest.name}, seed ${slowest.seed}); peak memory of one run ${((heaviest.peakRssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB (${heaviest.kind} ${heaviest.name}, seed ${heaviest.seed}; the variant's server runs in the same process)`,
       '',
     ].join('\n'),
   )
