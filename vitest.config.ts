@@ -66,7 +66,7 @@ export default defineConfig({
     // Six workers on two cores, and up to 12 tests at once within a file that runs its tests concurrently (the
     // variant score): many files and tests mostly wait (a consistency window, a timeout, Retry-After, child
     // processes, npm), and with three workers and vitest's 5 at once both cores sat idle for seconds at a time.
-    // On Node 24 (docs/architecture.md): three 58 s, four 49 s, five 45 s, six 43 s of vitest.
+    // On Node 24 (docs/architecture.md): three workers 58 s, four 49 s; five and six within the machine's noise.
     maxWorkers: 6,
     maxConcurrency: 12,
     // Self-tests share no module state that one file could spoil for another (checks register once, targets
