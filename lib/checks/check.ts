@@ -127,7 +127,7 @@ export class Check {
 
   /** The date the run takes as today. */
   get now(): Date {
-    return new Date(this.context.now)
+    return this.state.today
   }
 
   /** Masks the key in text the check quotes itself (a script it writes, say), as the reports mask everything else. */

@@ -16,7 +16,7 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors } fro
 import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
 import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
-import { bodyText } from './decoded-bodies.js'
+import { bodyText, LARGE_BODY_BYTES } from './decoded-bodies.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 import { KeptBodies } from './kept-bodies.js'
@@ -185,11 +185,10 @@ const RATE_WINDOW_MS = 1_100
 export const MAX_HEADER_BYTES = 64 * 1024
 
 /**
- * Bodies from this size on count against the budget below; together they keep at most the budget in memory,
+ * Bodies from LARGE_BODY_BYTES on (decoded-bodies.ts) count against the budget below; together they keep at most the budget in memory,
  * the oldest moved to a temporary file past it (kept-bodies.ts). A page of 100 pets with short names is about
  * 10 KiB; a run against a conformant target keeps well under the budget and moves nothing.
  */
-const LARGE_BODY_BYTES = 64 * 1024
 const KEPT_BODIES_BUDGET_BYTES = 8 * 1024 * 1024
 
 function stopped(stop: AbortSignal): TransportFailure {

@@ -8,8 +8,8 @@
  */
 import { RecentlyUsed } from './recently-used.js'
 
-/** Bodies this large and over are remembered (and smaller ones are cheap to decode again). */
-const LARGE_BODY_BYTES = 64 * 1024
+/** Bodies this large and over are remembered (and smaller ones are cheap to decode again); the client counts them in its memory budget too. */
+export const LARGE_BODY_BYTES = 64 * 1024
 /** How many large bodies are remembered: with the body cap, a bound on the bytes and text kept. */
 const REMEMBERED = 4
 
