@@ -78,6 +78,15 @@ export const OTHER_NOTATIONS: readonly Spelling[] = [
   { label: 'Devanagari digits (U+0966…)', spell: inScript(0x0966) },
   { label: 'fullwidth digits (U+FF10…)', spell: inScript(0xff10) },
   { label: 'mathematical bold digits (U+1D7CE…)', spell: inScript(0x1d7ce) },
+  // Not an integer in any reading either (the non-integer petId row): whitespace around the digits, which
+  // JavaScript's Number() and many routers' parsers drop, and a point that no JSON number allows where it stands.
+  { label: 'a space before, " 30"', spell: (digits) => ` ${digits}` },
+  { label: 'a tab before', spell: (digits) => `\t${digits}` },
+  { label: 'a line feed after', spell: (digits) => `${digits}\n` },
+  { label: 'a no-break space after (U+00A0)', spell: (digits) => `${digits}\u00a0` },
+  { label: 'an em space before (U+2003)', spell: (digits) => `\u2003${digits}` },
+  { label: 'a trailing point, 30.', spell: (digits) => `${digits}.` },
+  { label: 'a leading point and an exponent, .30e2', spell: (digits) => `.${digits}e${digits.length}` },
 ]
 
 /** Readings that differ between a decimal and a JSON-number reading: recorded, never failed. */

@@ -96,6 +96,26 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'petId-decoded-and-read-with-Number',
+    description:
+      "the petId is percent-decoded and read with JavaScript's Number(), as an Express route reading Number(req.params.petId) does: ' 30', '30\\n', '30.' and '.30e2' are 30",
+    catches: ['getPet/other-notations'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      if (raw === undefined) return reference(request)
+      let text: string
+      try {
+        text = decodeURIComponent(raw)
+      } catch {
+        return reference(request)
+      }
+      const read = Number(text)
+      // Radix prefixes are petId-read-with-Number's: this one stands for what only the padding and the points show.
+      const plainOrRadix = /^-?\d+$/.test(text) || /^\s*[+-]?0[xob]/i.test(text)
+      return plainOrRadix || !Number.isSafeInteger(read) ? reference(request) : reference(asPet(request, read))
+    },
+  },
+  {
     name: 'petId-read-with-python-int',
     description: "the petId is read with Python's int(): digits of any script (٣٠, ３０) and underscores (3_0) are 30",
     catches: ['getPet/other-notations'],
