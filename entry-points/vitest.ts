@@ -17,6 +17,7 @@
 import { afterAll, beforeAll, describe, type TestContext, test } from 'vitest'
 import type { CheckReport } from '../lib/checks/check-result.js'
 import { requirementIdOfTitle } from '../lib/checks/check-result.js'
+import { EDIT_FINDING_REQUIREMENTS } from '../lib/checks/edited-answers.js'
 import { EVERY_EXCHANGE_REQUIREMENTS } from '../lib/checks/incidental-checks.js'
 import type { CheckDefinition } from '../lib/checks/registry.js'
 import type { RequirementResult } from '../lib/judging/verdicts.js'
@@ -68,10 +69,14 @@ async function settle(context: TestContext, outcome: TestOutcome): Promise<void>
   else if (outcome.annotation) await context.annotate(outcome.annotation.message, outcome.annotation.type)
 }
 
-/** Requirements a test of their own judges from the whole run: those judged on every answer, and those no check definition names. */
+/**
+ * Requirements a test of their own judges from the whole run: those judged on every answer, those the edits of the
+ * neighbourhood are charged to, and those no check definition names.
+ */
 function runWideRequirements(checks: readonly CheckDefinition[]): Requirement[] {
   const named = new Set(checks.map((definition) => requirementIdOfTitle(definition.title)))
-  return requirements.filter((req) => req.testable && (EVERY_EXCHANGE_REQUIREMENTS.includes(req.id as RequirementId) || !named.has(req.id)))
+  const runWide = new Set<RequirementId>([...EVERY_EXCHANGE_REQUIREMENTS, ...EDIT_FINDING_REQUIREMENTS])
+  return requirements.filter((req) => req.testable && (runWide.has(req.id as RequirementId) || !named.has(req.id)))
 }
 
 /** The checks grouped as the suites declare them, each group under the area its name starts with (`listPets: the limit parameter`). */

@@ -21,9 +21,16 @@ export const SCORE_SEED = '424242'
 
 /**
  * The generated cases of a scoring run: fewer than the command's defaults (30 cases per property, 10 sequences
- * of 12 commands), so that the whole score fits npm test's budget, and never none. The soak runs the defaults.
+ * of 12 commands, the whole neighbourhood of the plain requests), so that the whole score fits npm test's budget,
+ * and never none: 40 edits, every operator among them. A variant that only an edit shows is scored with the
+ * whole neighbourhood (Variant.provenByEdits). The soak, and the score at three seeds, run the defaults.
  */
-export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2'] as const
+export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2', '--max-edits', '40'] as const
+
+/** The arguments of a variant's scoring run, by default. */
+function scoreArgs(variant: Variant): readonly string[] {
+  return variant.provenByEdits ? SCORE_GENERATED_CASES.slice(0, 4) : SCORE_GENERATED_CASES
+}
 
 export type VariantKind = 'fault' | 'look-alike'
 
@@ -51,7 +58,7 @@ export async function scoreVariant(variant: Variant, kind: VariantKind, options:
   const started = Date.now()
   try {
     const config = resolveConfig({
-      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', options.seed ?? SCORE_SEED, ...(options.args ?? SCORE_GENERATED_CASES)],
+      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', options.seed ?? SCORE_SEED, ...(options.args ?? scoreArgs(variant))],
       env: { PETSTORE_API_KEY: SCORE_API_KEY },
       cwd: process.cwd(),
       today: () => new Date(),

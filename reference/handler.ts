@@ -106,11 +106,22 @@ function getPet(store: PetStore, petIdText: string): ServiceResponse {
   return pet ? jsonText(200, petJson(pet)) : errorResponse(404, 'not_found', `no pet with id ${petIdText}`)
 }
 
+/** A path segment with its escapes decoded; undefined for a broken escape (`%1`) or one that is not UTF-8. */
+export function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
 export function createReferenceHandler(options: ReferenceOptions): Handler {
   const store = options.store ?? new PetStore()
   return async (request) => {
     const token = bearerToken(request.headers.authorization)
     if (token === undefined || !sameSecret(token, options.apiKey)) return unauthorized(request)
+    // Paths are case-sensitive (RFC 3986 §6.2.2.1 normalises only the scheme and host): /V1 is no path of the interface.
+    if (request.basePath !== undefined && request.basePath !== '/v1') return errorResponse(404, 'not_found', 'the interface is under /v1')
     if (request.path === '/pets') {
       if (request.method === 'GET') return listPets(store, request.query)
       if (request.method === 'POST') return createPet(store, request.body)
@@ -119,7 +130,8 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
     const match = /^\/pets\/([^/]+)$/.exec(request.path)
     if (match?.[1] !== undefined) {
       if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets/{petId}`, { allow: 'GET' })
-      return getPet(store, decodeURIComponent(match[1]))
+      const petIdText = decodedSegment(match[1])
+      return petIdText === undefined ? errorResponse(400, 'invalid_pet_id', 'petId holds a broken percent-escape') : getPet(store, petIdText)
     }
     return errorResponse(404, 'not_found', `no operation at ${request.path}`)
   }

@@ -7,6 +7,8 @@ export interface ServiceRequest {
   /** The request-target as it came, below the base path, query included and nothing decoded (for variants that read it raw). */
   target?: string
   query: URLSearchParams
+  /** The base path as the request spelled it (`/v1`, or `/V1`): the handler decides what another spelling gets. */
+  basePath?: string
   /** Header names in lower case. */
   headers: Record<string, string | undefined>
   body: string

@@ -85,9 +85,12 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
       // On this request's own record: other requests may have arrived while the body was read.
       if (body) record.body = body
       if (body === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
-      if (!url.pathname.startsWith(`${BASE_PATH}/`)) return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
+      // The base path in any letter case reaches the handler, which says what another spelling gets (the reference: 404, after auth).
+      if (url.pathname.slice(0, BASE_PATH.length + 1).toLowerCase() !== `${BASE_PATH}/`)
+        return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
       const serviceRequest: ServiceRequest = {
         method: request.method ?? 'GET',
+        basePath: url.pathname.slice(0, BASE_PATH.length),
         path: url.pathname.slice(BASE_PATH.length),
         target: (request.url ?? '').replace(/^\/v1/i, ''),
         query: url.searchParams,

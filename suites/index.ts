@@ -25,5 +25,6 @@ import './errors/error-body.checks.js'
 import './responses/content-type.checks.js'
 import './limits/rate-limits.checks.js'
 import './versioning/version-segment.checks.js'
+import './neighbourhood/neighbourhood.checks.js'
 
 export { registeredChecks } from '../lib/checks/registry.js'

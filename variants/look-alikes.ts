@@ -5,8 +5,9 @@
 import { exactInteger, INT64_MIN } from '../lib/http/int64.js'
 import { isJsonObject, parseJson, stringifyJson } from '../lib/http/json.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
-import { errorResponse, json, petBody } from '../reference/handler.js'
+import { bearerToken, decodedSegment, errorResponse, json, petBody } from '../reference/handler.js'
 import { PetStore, populatedStore } from '../reference/pet-store.js'
+import { editLookAlikes } from './look-alikes-of-edits.js'
 import {
   isCreatePet,
   isGetPet,
@@ -58,6 +59,7 @@ function rateLimitedInHttpDates(period: number, skewMs: number): Variant['wrap']
 }
 
 export const lookAlikes: Variant[] = [
+  ...editLookAlikes,
   {
     name: 'ids-above-2^53',
     description: 'the store assigns ids from 2^62 + 12345: every id is beyond what a double holds exactly',
@@ -151,8 +153,9 @@ export const lookAlikes: Variant[] = [
     wrap: (reference) => async (request) => {
       const limit = request.query.get('limit')
       if (!isListPets(request) || limit === null || isValidLimit(limit)) return reference(request)
+      // A decimal integer is clamped; anything else (5.5, abc, and 0x7 or 7., which Number() would read as 7) is ignored.
+      if (!/^-?\d+$/.test(limit)) return reference(withoutParameter(request, 'limit'))
       const value = Number(limit)
-      if (!Number.isInteger(value)) return reference(withoutParameter(request, 'limit'))
       const query = new URLSearchParams(request.query)
       query.set('limit', String(Math.min(100, Math.max(1, value))))
       return reference({ ...request, query })
@@ -201,7 +204,7 @@ export const lookAlikes: Variant[] = [
     wrap: (reference, { store }) => {
       const soldOnce = new Set<bigint>()
       return async (request) => {
-        const id = isGetPet(request) ? exactInteger(decodeURIComponent(request.path.slice('/pets/'.length))) : undefined
+        const id = isGetPet(request) ? exactInteger(decodedSegment(request.path.slice('/pets/'.length)) ?? '') : undefined
         const pet = id === undefined || soldOnce.has(id) ? undefined : store.get(id)
         if (pet && id !== undefined && id <= 150n) {
           soldOnce.add(id)
@@ -229,9 +232,10 @@ export const lookAlikes: Variant[] = [
   },
   {
     name: 'unknown-paths-404-before-auth',
-    description: 'the router answers a plain-text 404 to any path it does not serve (a trailing slash, another letter case, …) before auth runs',
+    description:
+      'the router answers 404 with an Error body to any path it does not serve (a trailing slash, another letter case, …) before auth runs (an error answer has the Error body whatever the path: spec, Errors; policy §2b)',
     wrap: (reference) => async (request) =>
-      request.path === '/pets' || /^\/pets\/[^/]+$/.test(request.path) ? reference(request) : { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' },
+      request.path === '/pets' || /^\/pets\/[^/]+$/.test(request.path) ? reference(request) : errorResponse(404, 'not_found', 'no such path'),
   },
   {
     name: 'trailing-slash-redirect',
@@ -293,10 +297,14 @@ export const lookAlikes: Variant[] = [
     name: 'other-media-types-415',
     description:
       'a body not labelled application/json (its media type read case-insensitively, parameters allowed) is refused with 415 and an Error body, after auth; no label at all too',
-    wrap: mapAnswers((answer, request) => {
-      const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
-      return isCreatePet(request) && answer.status !== 401 && mediaType !== 'application/json' ? errorResponse(415, 'unsupported_media_type', 'send application/json') : answer
-    }),
+    // Refused before the store sees it: a 415 that still created the pet would break the leakage rule (policy §2b).
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) => {
+        const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+        const authorised = bearerToken(request.headers.authorization) === apiKey
+        return isCreatePet(request) && authorised && mediaType !== 'application/json' ? errorResponse(415, 'unsupported_media_type', 'send application/json') : reference(request)
+      },
   },
   {
     name: 'lenient-id-notations-read',

@@ -24,6 +24,8 @@ export interface Variant {
   catches?: RequirementId[]
   /** For a look-alike: SHOULD requirements it may warn on (it must never fail one). */
   allowedWarnings?: RequirementId[]
+  /** Only an edit of the neighbourhood shows it (policy §2b): the score runs the whole neighbourhood, not a sample of it. */
+  provenByEdits?: true
   /** The store the variant starts with, when it is not the empty reference store. */
   store?: () => PetStore
   wrap: (reference: Handler, context: VariantContext) => Handler

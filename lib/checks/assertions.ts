@@ -223,7 +223,7 @@ function isPetLike(value: JsonValue): boolean {
 }
 
 /** How many pet-like objects a body holds: itself, the items of a list, or the items of a list one level down ({ data: [...] }). */
-function petDataIn(exchange: Exchange): number {
+export function petDataIn(exchange: Exchange): number {
   const parsed = responseJson(exchange)
   if (!parsed.ok) return 0
   const count = (value: JsonValue): number => (Array.isArray(value) ? value.filter(isPetLike).length : isPetLike(value) ? 1 : 0)

@@ -20,6 +20,8 @@ export interface IncidentalFinding {
   ok: boolean
   message?: string
   evidence?: Evidence
+  /** For an edited request: the plain request's exchange, whose answer it was held to. */
+  plain?: Evidence
 }
 
 export interface CheckReport {

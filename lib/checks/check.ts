@@ -10,13 +10,24 @@ import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
 import type { Redactor } from '../http/redaction.js'
+import type { CoverageRow } from '../neighbourhood/edit-plan.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import { Assertions, ConformanceFailure, Inconclusive } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
+import type { EditFinding } from './edited-answers.js'
 import { createRunRedactor, toEvidence } from './evidence.js'
 import { incidentalResults } from './incidental-checks.js'
 import type { RunSettings } from './run-settings.js'
+
+/** The edits of a run (results.json `neighbourhood`): every request, part and operator with its count, and the pets the edits left on the store. */
+export interface NeighbourhoodRecord {
+  coverage: CoverageRow[]
+  planned: number
+  sent: number
+  /** Creates the edits (and their plain requests) were answered 201 to: pets left on the store. */
+  created: number
+}
 
 /** Most exchanges attached as evidence to one failure. */
 const EVIDENCE_PER_FAILURE = 5
@@ -33,7 +44,7 @@ export class RunState {
   findingsOf(exchange: OperationExchange): IncidentalFinding[] {
     let findings = this.findingsByExchange.get(exchange)
     if (!findings) {
-      findings = incidentalResults(exchange, this.today).map((result) => ({
+      findings = incidentalResults(exchange, this.today, this.settings.apiKey).map((result) => ({
         requirementId: result.requirementId,
         exchangeId: exchange.id,
         ok: result.ok,
@@ -44,6 +55,9 @@ export class RunState {
     }
     return findings
   }
+
+  /** What the neighbourhood of the run's requests came to (policy §2b): the edits planned per request, part and operator, and what they did. */
+  readonly neighbourhood: NeighbourhoodRecord = { coverage: [], planned: 0, sent: 0, created: 0 }
 
   /** Drops the shared answers once every check has ended, so their bodies can be collected. */
   release(): void {
@@ -136,6 +150,16 @@ export class Check {
   }
 
   /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
+  /** What the neighbourhood of the run's requests came to, for results.json. */
+  get neighbourhood(): NeighbourhoodRecord {
+    return this.state.neighbourhood
+  }
+
+  /** The fields the client puts on every request (its User-Agent, the extra headers), and whether it can write edited requests (not through a proxy). */
+  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean } {
+    return { fields: this.state.client.ownFields, writesEditedRequests: this.state.client.writesEditedRequests }
+  }
+
   get stop(): AbortSignal | undefined {
     return this.state.client.options.stop
   }
@@ -216,6 +240,21 @@ export class Check {
   /** Checks that create pets are inconclusive in the read-only smoke profile. */
   requireWrites(): void {
     this.require(!this.isReadOnly, 'the smoke profile is read-only and sends no POST; run with --profile full')
+  }
+
+  /** Findings on an edited request's answer, each charged to its own requirement, with the plain request's exchange beside it as evidence. */
+  charge(exchange: OperationExchange, findings: readonly EditFinding[], plain: OperationExchange | undefined, what: string): void {
+    this.record(exchange)
+    const { redact } = this.state
+    for (const finding of findings) {
+      this.findings.push({
+        requirementId: finding.requirementId,
+        exchangeId: exchange.id,
+        ok: finding.ok,
+        ...(finding.message !== undefined ? { message: redact(excerpt(`${what}: ${finding.message}`, MESSAGE_LIMIT)) } : {}),
+        ...(finding.ok ? {} : { evidence: toEvidence(exchange, redact), ...(plain ? { plain: toEvidence(plain, redact) } : {}) }),
+      })
+    }
   }
 
   /** Record what the target does, for an INFO requirement. */

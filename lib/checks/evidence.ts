@@ -12,7 +12,7 @@ export const EVIDENCE_BODY_LIMIT = 4096
 export interface Evidence {
   /** The trace and span ids of the request's traceparent, when it carried one: what a vendor greps their logs for. */
   trace?: { traceId: string; spanId: string }
-  request: { method: string; url: string; headers: Record<string, string>; body?: string }
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; wire?: string }
   response?: { status: number; headers: Record<string, string>; body: string; bodyBytes: number }
   failure?: string
   retries: number
@@ -129,6 +129,18 @@ export function traceLine(evidence: Evidence): string | undefined {
   return evidence.trace ? `in your logs: trace ${evidence.trace.traceId}, span ${evidence.trace.spanId}` : undefined
 }
 
+/**
+ * A shell line that sends a request written octet for octet (an edited one, which curl cannot send): the head and
+ * body as one printf word, to nc, or to openssl s_client for https. The key stays in the environment.
+ */
+function wireReplay(exchange: Exchange, redact: Redactor): string {
+  const { url, wire = '', body = '' } = exchange.request
+  const target = new URL(url)
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80')
+  const send = target.protocol === 'https:' ? `openssl s_client -quiet -connect ${target.hostname}:${port}` : `nc ${target.hostname} ${port}`
+  return `printf '%s' ${shellWord(headerOctets(redact(`${wire}${body}`)))} | ${send}`
+}
+
 export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
   const redactHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name), shownHeader(redact(value))]))
   const { request, response } = exchange
@@ -139,6 +151,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       url: redact(request.url),
       headers: redactHeaders(request.headers),
       ...(request.body !== undefined ? { body: shownBody(request, redact(cut(request.body))) } : {}),
+      ...(request.wire !== undefined ? { wire: showOctets(headerOctets(redact(request.wire)), isBodyWhitespace) } : {}),
     },
     ...(response
       ? {
@@ -153,7 +166,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
     ...(exchange.failure ? { failure: exchange.failure.message } : {}),
     retries: exchange.retries.length,
     durationMs: Math.round(exchange.durationMs),
-    curl: curlLine(exchange, redact),
+    curl: request.wire !== undefined ? wireReplay(exchange, redact) : curlLine(exchange, redact),
   }
 }
 

@@ -1,17 +1,25 @@
 /**
- * Requirements judged on every exchange, whichever check sent it: no 5xx, JSON labelled as JSON,
- * every body valid against the schema of its operation and status, Error status equal to HTTP status.
+ * Requirements judged on every exchange, whichever check sent it (policy §2b): no 2xx and no pet data without
+ * the key, no 5xx, JSON labelled as JSON, every body valid against the schema of its operation and status, Error
+ * status equal to HTTP status, and no list longer than 100 or than the limit it was asked for. An edited request
+ * that HTTP refuses as written may be refused by the HTTP layer in its own words, and a method the spec does not
+ * name may get 501 (RFC 9110 §9.1): those answers are held to the key and nothing else.
  */
 
 import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber } from '../http/json.js'
+import { integerReading } from '../neighbourhood/edit-oracle.js'
+import { type KeyState, keyInValue, keyOfWire, readWire } from '../neighbourhood/wire-reading.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
 import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
-import { mediaType } from './assertions.js'
+import { mediaType, petDataIn } from './assertions.js'
 
 /** The requirements judged on every exchange: any check's request may be the one that shows a failure. */
 export const EVERY_EXCHANGE_REQUIREMENTS: readonly RequirementId[] = [
+  'auth/no-access-without-key',
+  'listPets/limit-max-100',
+  'listPets/limit-caps-size',
   'responses/no-server-error',
   'responses/json-content-type',
   'listPets/body-schema',
@@ -33,16 +41,70 @@ const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: Req
   getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
 }
 
+/** Whether the request carried the key: in its head as written, or in its Authorization header. */
+function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
+  const { wire, headers } = exchange.request
+  if (wire !== undefined) return keyOfWire(wire, apiKey)
+  return headers.authorization === undefined ? 'none' : keyInValue(headers.authorization, apiKey)
+}
+
+/**
+ * Without the key: no 2xx, no pet data (policy §2b, whatever the path and whatever else the request carries). Only
+ * a breach is a finding here: a refusal shows the rule held only on a target that serves the key, which the checks
+ * that send keyless requests work out (the neighbourhood's, the auth checks).
+ */
+function accessResult(exchange: OperationExchange, apiKey: string): IncidentalResult[] {
+  const response = exchange.response
+  if (!response || keyOf(exchange, apiKey) !== 'none') return []
+  const status = response.status
+  const pets = petDataIn(exchange)
+  if (status >= 200 && status < 300) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} to a request without a valid Bearer key` }]
+  if (pets > 0) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} with pet data (${pets}) to a request without a valid Bearer key` }]
+  return []
+}
+
+/** The limits a list request asked for: the values of its limit parameters that are decimal integers from 1 to 100, when all are. */
+function askedLimit(url: string): bigint | undefined {
+  let values: string[]
+  try {
+    values = new URL(url).searchParams.getAll('limit')
+  } catch {
+    return undefined
+  }
+  if (values.length === 0) return 20n
+  const readings = values.map((value) => integerReading(value))
+  if (!readings.every((reading) => reading?.kind === 'decimal' && reading.value >= 1n && reading.value <= 100n)) return undefined
+  return readings.reduce((largest, reading) => (reading && reading.value > largest ? reading.value : largest), 0n)
+}
+
+/**
+ * A list answer: never longer than 100, nor than the limit it was asked for (policy §2b). Only a list that breaks
+ * one is a finding: a short list shows nothing of a limit (the requirements' own checks say when one does).
+ */
+function listLengthResults(exchange: OperationExchange, value: unknown): IncidentalResult[] {
+  if (exchange.operation !== 'listPets' || !Array.isArray(value)) return []
+  const length = BigInt(value.length)
+  const limit = askedLimit(exchange.request.url)
+  if (length > 100n) return [{ requirementId: 'listPets/limit-max-100', ok: false, message: `a list of ${length} pets: more than 100` }]
+  if (limit !== undefined && length > limit) return [{ requirementId: 'listPets/limit-caps-size', ok: false, message: `a list of ${length} pets, asked for at most ${limit}` }]
+  return []
+}
+
 /** The rules of every answer, judged on one exchange (RunState.findingsOf judges each exchange once per run). */
-export function incidentalResults(exchange: OperationExchange, now: Date): IncidentalResult[] {
+export function incidentalResults(exchange: OperationExchange, now: Date, apiKey: string): IncidentalResult[] {
   const response = exchange.response
   if (!response) return []
-  // A path the spec does not name is judged only by the check that probed it.
-  if (exchange.operation === 'probe') return []
+  const access = accessResult(exchange, apiKey)
+  // A path the spec does not name is judged only by the check that probed it, and by the key.
+  if (exchange.operation === 'probe') return access
   // From its removal date getPet may be gone (a 404 page, a 410): its answers no longer bear on the rules of every answer.
-  if (exchange.operation === 'getPet' && now.getTime() >= GET_PET_REMOVAL.getTime()) return []
-  const results: IncidentalResult[] = []
+  if (exchange.operation === 'getPet' && now.getTime() >= GET_PET_REMOVAL.getTime()) return access
+  const results: IncidentalResult[] = [...access]
   const status = response.status
+  const wire = exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire)
+  // HTTP's own refusal of a message it refuses as written, and 501 for a method the service does not have.
+  if (wire?.invalid && status >= 400 && status < 500) return results
+  if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = status === 429 || (status === 503 && response.headers['retry-after'] !== undefined)
   results.push(
     status >= 500
@@ -66,6 +128,7 @@ export function incidentalResults(exchange: OperationExchange, now: Date): Incid
     results.push({ requirementId, ok: false, message: `the ${status} body is not JSON (${parsed.error}), expected ${schema}` })
     return results
   }
+  if (isSuccess) results.push(...listLengthResults(exchange, parsed.value))
   const violations = schemaViolations(schema, parsed.value)
   results.push(
     violations.length === 0 ? { requirementId, ok: true } : { requirementId, ok: false, message: `the ${status} body is not a valid ${schema}: ${formatViolations(violations)}` },

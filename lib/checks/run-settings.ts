@@ -30,6 +30,8 @@ export type RunSettings = { [K in AsDefined]: SettingValue<K> } & {
   embeddedReference: boolean
   /** Unique per run, so names of pets created by this run can be told apart. */
   runId: string
+  /** At most this many edited requests (--max-edits); undefined: the profile's whole plan. */
+  maxEdits: number | undefined
   /** ISO date the run takes as today. */
   now: string
 }

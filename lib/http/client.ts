@@ -24,6 +24,7 @@ import { RecentlyUsed } from './recently-used.js'
 import { tlsAlertOf } from './tls-alert.js'
 import { newSpanId, traceparent } from './trace-context.js'
 import { type AttemptRecord, type RecordedResponse, TrafficLog, type TransportFailureKind } from './traffic.js'
+import { WIRE_MARKER_FIELD, WireHeads } from './wire-heads.js'
 
 export type { RecordedResponse, TransportFailureKind }
 
@@ -79,7 +80,8 @@ export interface ProxySettings {
 }
 
 export interface OutgoingRequest {
-  method: 'GET' | 'POST'
+  /** GET or POST; an edited request (`wire`) may carry any method, as written. */
+  method: string
   /** Path below the base URL, starting with '/', query included. */
   path: string
   /** Send the path exactly as written: doubled slashes, dot segments and escapes are not normalised. */
@@ -90,6 +92,12 @@ export interface OutgoingRequest {
   bodyIsOctets?: boolean
   /** The operation this request is (`GET /pets`): after two timeouts in a row it is not sent again. */
   operation?: string
+  /**
+   * The request's head octet for octet (an edited request, see wire-heads.ts): it goes out exactly so, on a
+   * connection of its own, `path` is its request-target, `headers` its fields as evidence shows them, and the
+   * body octets; it is never sent again after a failure in transit (an edit may well make the target close).
+   */
+  wire?: string
 }
 
 export interface RecordedRequest {
@@ -103,6 +111,8 @@ export interface RecordedRequest {
   pathAsIs?: boolean
   /** The request's own time limit, in ms (curl's --max-time). */
   timeoutMs: number
+  /** The head as it went on the wire, for a request written octet for octet. */
+  wire?: string
 }
 
 export interface TransportFailure {
@@ -233,6 +243,9 @@ export class HttpClient {
    * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
    */
   private freshConnections?: Dispatcher
+  /** The connections of edited requests, and the heads they write (wire-heads.ts): made when first needed. */
+  private wireConnections?: Dispatcher
+  private wireHeads?: WireHeads
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
   /** Requests in flight within --concurrency, and started within --rate-limit. */
@@ -313,8 +326,9 @@ export class HttpClient {
     const id = nextExchangeId++
     const recorded: RecordedRequest = {
       method: request.method,
-      url: request.pathAsIs ? this.urlAsIs(request.path) : this.url(request.path),
-      headers: this.headersFor(request.headers, undefined),
+      url: request.wire !== undefined ? `${this.base.origin}${request.path}` : request.pathAsIs ? this.urlAsIs(request.path) : this.url(request.path),
+      headers: request.wire !== undefined ? { ...request.headers } : this.headersFor(request.headers, undefined),
+      ...(request.wire !== undefined ? { wire: request.wire } : {}),
       ...(request.body !== undefined ? { body: request.body } : {}),
       ...(request.bodyIsOctets ? { bodyIsOctets: true as const } : {}),
       ...(request.pathAsIs ? { pathAsIs: true } : {}),
@@ -334,8 +348,8 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (stop?.aborted) return ended({ failure: stopped(stop) })
       // Each attempt is a request of its own at the target: a span of its own.
-      const spanId = this.options.traceId ? newSpanId() : undefined
-      recorded.headers = this.headersFor(request.headers, spanId)
+      const spanId = this.options.traceId && recorded.wire === undefined ? newSpanId() : undefined
+      if (recorded.wire === undefined) recorded.headers = this.headersFor(request.headers, spanId)
       const outcome = await this.attempt(id, recorded, operation, spanId, fresh)
       if ('skipped' in outcome) return ended({ failure: { ...outcome.skipped, notSent: true } })
       const canRetry = attempt < this.options.maxRetries
@@ -355,6 +369,8 @@ export class HttpClient {
         this.keptBodies.keep(response)
         return ended({ response })
       }
+      // An edited request is judged on what it got: a target may rightly close the connection on it.
+      if (recorded.wire !== undefined) return ended({ failure: outcome.failure })
       // A read cut because another request to its operation timed out goes again, behind the operation's gate.
       if (recorded.method === 'GET' && canRetry && outcome.failure.kind === 'cut') {
         retried(0, { failure: outcome.failure.message })
@@ -455,16 +471,19 @@ export class HttpClient {
     let outcome: { response: RecordedResponse } | { failure: TransportFailure }
     try {
       const { origin } = new URL(request.url)
-      const dispatcher = fresh ? this.freshConnectionAgent() : this.dispatcher
-      const answer = await dispatcher.request({
-        origin,
-        // The URL as recorded, less its origin: a path sent as written stays as written.
-        path: request.url.slice(origin.length),
-        method: request.method,
-        headers: request.headers,
-        ...(request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}),
-        signal,
-      })
+      const body = request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}
+      const answer =
+        request.wire !== undefined
+          ? await this.wireRequest(origin, request.wire, body, signal)
+          : await (fresh ? this.freshConnectionAgent() : this.dispatcher).request({
+              origin,
+              // The URL as recorded, less its origin: a path sent as written stays as written.
+              path: request.url.slice(origin.length),
+              method: request.method,
+              headers: request.headers,
+              ...body,
+              signal,
+            })
       const headers = headerRecord(answer.headers)
       const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
       outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
@@ -504,6 +523,27 @@ export class HttpClient {
     return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
   }
 
+  /** An edited request: undici carries it with a marker, and the connection writes the registered head in its place. */
+  private async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    if (this.options.proxy?.httpProxy || this.options.proxy?.httpsProxy) {
+      throw new Error('an edited request is written octet for octet on a connection of its own, which the suite does not do through a proxy')
+    }
+    this.wireHeads ??= new WireHeads()
+    this.wireConnections ??= new Agent({ ...this.directOptions(), connect: this.wireHeads.connector(this.targetTls), pipelining: 0 })
+    const id = this.wireHeads.register(head)
+    try {
+      return await this.wireConnections.request({ origin, path: '/', method: body.body === undefined ? 'GET' : 'POST', headers: { [WIRE_MARKER_FIELD]: id }, ...body, signal })
+    } finally {
+      this.wireHeads.forget(id)
+    }
+  }
+
+  /** The options of a direct agent: those of the run's agent less the proxies'. */
+  private directOptions(): Agent.Options {
+    const { httpProxy: _httpProxy, httpsProxy: _httpsProxy, noProxy: _noProxy, requestTls: _requestTls, ...direct } = this.agentOptions ?? {}
+    return direct
+  }
+
   /** The agent that opens a connection for each request, made when first needed. */
   private freshConnectionAgent(): Dispatcher {
     this.freshConnections ??= this.agent({ ...this.agentOptions, pipelining: 0 })
@@ -517,6 +557,16 @@ export class HttpClient {
   private agent(options: NonNullable<ConstructorParameters<typeof EnvHttpProxyAgent>[0]>): Dispatcher {
     const { httpProxy, httpsProxy, noProxy: _noProxy, requestTls: _requestTls, ...direct } = options
     return httpProxy || httpsProxy ? new EnvHttpProxyAgent(options) : new Agent(direct)
+  }
+
+  /** The fields every request starts from: the User-Agent and the extra headers. */
+  get ownFields(): Readonly<Record<string, string>> {
+    return this.baseHeaders
+  }
+
+  /** Whether edited requests can go out: they are written on direct connections only. */
+  get writesEditedRequests(): boolean {
+    return !(this.options.proxy?.httpProxy || this.options.proxy?.httpsProxy)
   }
 
   private inFlight(operation: string): Set<AbortController> {
@@ -552,7 +602,7 @@ export class HttpClient {
   async close(): Promise<void> {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await Promise.all([this.dispatcher.close(), this.freshConnections?.close()])
+    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wireConnections?.close()])
     this.keptBodies.discard()
   }
 
@@ -560,7 +610,7 @@ export class HttpClient {
   async destroy(): Promise<void> {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy()])
+    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wireConnections?.destroy()])
     this.keptBodies.discard()
   }
 }

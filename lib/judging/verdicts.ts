@@ -58,8 +58,8 @@ function byRequirement(reports: readonly CheckReport[]): ReportsByRequirement {
     for (const finding of report.incidental) {
       const findings = incidental.get(finding.requirementId) ?? new Map<number, IncidentalFinding>()
       incidental.set(finding.requirementId, findings)
-      // Findings on every exchange count once per exchange, whichever checks recorded it.
-      findings.set(finding.exchangeId, finding)
+      // Findings on every exchange count once per exchange, whichever checks recorded it; a failure is never overwritten.
+      if (findings.get(finding.exchangeId)?.ok !== false) findings.set(finding.exchangeId, finding)
     }
   }
   return { own, incidental }
@@ -94,7 +94,7 @@ function judgeSorted(req: Requirement, sorted: ReportsByRequirement, now: Date, 
 
   for (const finding of sorted.incidental.get(req.id)?.values() ?? []) {
     if (finding.ok) passes += 1
-    else failures.push({ message: finding.message ?? 'failed', evidence: finding.evidence ? [finding.evidence] : [] })
+    else failures.push({ message: finding.message ?? 'failed', evidence: [...(finding.evidence ? [finding.evidence] : []), ...(finding.plain ? [finding.plain] : [])] })
   }
 
   const result = {

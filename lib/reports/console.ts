@@ -4,7 +4,7 @@ import { traceLine } from '../checks/evidence.js'
 import { counted, headlineLine } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
-import type { RunResult } from './run-result.js'
+import type { NeighbourhoodSummary, RunResult } from './run-result.js'
 
 const MARK: Record<Verdict, string> = {
   pass: 'PASS',
@@ -65,10 +65,17 @@ export function renderRequirementLines(results: readonly RequirementResult[], ro
     .join('\n')
 }
 
+/** The edits of the run in one line: how many, over how many parts and operators, and the pets they left. */
+function neighbourhoodLine(summary: NeighbourhoodSummary): string {
+  const reached = summary.edits.filter((row) => row.edits > 0).length
+  return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates`
+}
+
 export function renderSummary(run: RunResult): string {
   const s = run.summary
   return [
     `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
+    ...(run.neighbourhood ? [neighbourhoodLine(run.neighbourhood)] : []),
     `Verdict: ${headlineLine(run.headline)} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
   ].join('\n')
 }

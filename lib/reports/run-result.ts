@@ -38,6 +38,8 @@ export interface RunResult {
   exitCode: number
   summary: Summary
   seeding: { created: number; knownBefore: number; note: string }
+  /** The neighbourhood of the plain requests (policy §2b): the edits made of each request, part and operator, and the pets they left on the store. */
+  neighbourhood?: NeighbourhoodSummary
   requestsSent: number
   /** Peak resident memory of the suite's process, in bytes: bounded whatever the target sends. */
   peakRssBytes: number
@@ -57,4 +59,14 @@ export interface RunResult {
   /** Broken answers several requirements failed from, each named once. */
   rootCauses: RootCause[]
   requirements: RequirementResult[]
+}
+
+export interface NeighbourhoodSummary {
+  /** Requests the neighbourhood planned (the plain requests and their edits), and sent. */
+  planned: number
+  sent: number
+  /** Creates answered 201: pets the neighbourhood left on the store. */
+  created: number
+  /** Every request, part and operator that edits it, with the edits sent: 0 marks a pair left out (by --max-edits). */
+  edits: Array<{ request: string; part: string; operator: string; edits: number }>
 }

@@ -11,7 +11,7 @@ import type { BaselineSummary } from '../judging/baseline.js'
 import { headlineOf } from '../judging/headline.js'
 import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
 import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
-import type { RunResult, RunTrace } from '../reports/run-result.js'
+import type { NeighbourhoodSummary, RunResult, RunTrace } from '../reports/run-result.js'
 import { summariseTraffic } from '../reports/traffic-summary.js'
 import { peakRssBytes } from '../reports/write-reports.js'
 import type { Profile } from '../settings/settings.js'
@@ -34,6 +34,7 @@ export interface RunFacts {
   requirements?: RequirementResult[]
   stopReason?: string
   seeding?: SeedingOutcome
+  neighbourhood?: NeighbourhoodSummary
   requestsSent: number
   harnessErrors?: string[]
   baseline?: BaselineSummary
@@ -71,6 +72,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     exitCode,
     summary: summarise(requirements),
     seeding: facts.seeding ?? { knownBefore: 0, created: 0, note: 'not seeded: the run stopped first' },
+    ...(facts.neighbourhood && facts.neighbourhood.planned > 0 ? { neighbourhood: facts.neighbourhood } : {}),
     requestsSent: facts.requestsSent,
     peakRssBytes: peakRssBytes(),
     harnessErrors: facts.harnessErrors ?? [],

@@ -22,7 +22,7 @@ function operationOf(method: string, path: string): string {
 
 export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo): Promise<number> {
   const apiKey = `dry-run-${randomBytes(12).toString('hex')}`
-  const reference = await suite.startReference({ apiKey, pets: config.profile === 'full' ? 0 : 150 })
+  const reference = await suite.startReference({ apiKey, pets: config.profile === 'smoke' ? 150 : 0 })
   try {
     // Counted at full speed, with no HAR file: the rate limit and the HAR are for the real run.
     const counting = {
@@ -49,7 +49,7 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
   const target = config.baseUrl ?? 'the embedded reference'
   io.out(`Dry run: nothing is sent to ${target}.`)
   io.out(
-    `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirements.length ? `, requirements ${config.requirements.join(',')}` : ''}: counted against the embedded reference holding ${config.profile === 'full' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
+    `Plan of a ${config.profile} run (${config.profileReason}), seed ${config.seed}${config.requirements.length ? `, requirements ${config.requirements.join(',')}` : ''}: counted against the embedded reference holding ${config.profile !== 'smoke' ? 'no pets (seeding at its largest; a store that already holds 101 pets needs up to 101 fewer creates)' : '150 pets'}.`,
   )
   for (const [operation, count] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) io.out(`  ${operation.padEnd(40)} ${counted(count, 'request')}`)
   io.out(`  ${'total'.padEnd(40)} ${counted(reference.requests.length, 'request')}`)

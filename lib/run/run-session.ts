@@ -115,7 +115,7 @@ function sayWhatIsJudged(session: RunSession): void {
       : `petstore-conformance ${packageVersion} judges ${baseUrl} against the Pet Store interface v1`,
   )
   out(`Target:  ${baseUrl}${reference ? ' (embedded reference implementation)' : ''}`)
-  out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile === 'full' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
+  out(`Profile: ${config.profile} (${config.profileReason}); ${config.profile !== 'smoke' ? 'this run CREATES pets on the target' : 'read-only: this run sends no POST'}`)
   out(
     `Seed:    ${config.seed} (replay with --seed ${config.seed}); ${config.replayPath ? `replaying the generated case at path ${config.replayPath}` : `${config.numRuns} generated cases per property (--num-runs)`}`,
   )
@@ -218,7 +218,7 @@ export async function openRun(
     const api = new PetstoreApi(client, apiKey)
     const ended = await preflight(session, api)
     if (ended) return { session, ended }
-    if (config.profile === 'full') await seed(session, api, runId, lagLog)
+    if (config.profile !== 'smoke') await seed(session, api, runId, lagLog)
     return { session }
   } catch (error) {
     await session.close()

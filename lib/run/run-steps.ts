@@ -111,6 +111,12 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     today: config.now,
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
+    neighbourhood: {
+      planned: session.state.neighbourhood.planned,
+      sent: session.state.neighbourhood.sent,
+      created: session.state.neighbourhood.created,
+      edits: session.state.neighbourhood.coverage,
+    },
     ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
     trace: session.trace,
     traffic: session.client.traffic.attempts,

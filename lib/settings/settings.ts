@@ -13,8 +13,8 @@ import { filterEntrySelects, requirements } from '../spec/catalogue.js'
 import { type ExtraHeaders, extraHeadersProblem, parseExtraHeaders } from './extra-headers.js'
 import { Refused } from './refused.js'
 
-/** `smoke`: read-only, no POST at all (policy §3); `full`: writes included. */
-export type Profile = 'smoke' | 'full'
+/** `smoke`: read-only, no POST at all (policy §3); `full`: writes included; `deep`: full, with every value of every edit class (policy §2b). */
+export type Profile = 'smoke' | 'full' | 'deep'
 
 export interface Setting<T> {
   flag: string
@@ -160,11 +160,11 @@ export const SETTINGS = {
     help: 'API key sent as Bearer token (prefer the variable to the flag); never printed',
     problem: apiKeyProblem,
   }),
-  profile: oneOf(['smoke', 'full'], {
+  profile: oneOf(['smoke', 'full', 'deep'], {
     flag: 'profile',
     env: 'PETSTORE_PROFILE',
     defaultWords: 'smoke for a given URL, full for the embedded reference',
-    help: 'smoke (read-only) or full (creates pets)',
+    help: 'smoke (read-only), full (creates pets) or deep (full, with every value of every edit of every request: for your own builds)',
   }),
   strict: yesNo({ flag: 'strict', env: 'PETSTORE_STRICT', help: 'SHOULD warnings also make the run non-conformant' }),
   reportDir: text({
@@ -278,6 +278,14 @@ export const SETTINGS = {
     parse: parseExtraHeaders,
     problem: extraHeadersProblem,
   } satisfies Setting<ExtraHeaders>,
+  maxEdits: wholeNumber({
+    flag: 'max-edits',
+    env: 'PETSTORE_MAX_EDITS',
+    defaultWords: "none: the profile's whole plan (every operator on every part)",
+    min: 20,
+    max: 1_000_000,
+    help: 'at most this many edited requests in the neighbourhood of the plain ones (policy §2b), chosen by the seed with every operator kept; less than every part then',
+  }),
   rateLimit: wholeNumber({
     flag: 'rate-limit',
     env: 'PETSTORE_RATE_LIMIT',

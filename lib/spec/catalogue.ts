@@ -82,6 +82,14 @@ export const catalogue = {
     source: POLICY,
     decision: 'MUST: no 5xx, no more than 100 items, and the answer is either a 4xx with a valid Error body (its status equal to the HTTP status) or 200 with a valid Pets body.',
   }),
+  'listPets/limit-other-notations': must({
+    title: 'a limit in another notation is not read as the number it spells: the list is never exactly that long where the store holds more',
+    specText: 'limit: integer, minimum 1, maximum 100.',
+    source: `${POLICY} (other notations); ${POLICY}b (an edit that makes a value invalid never gets the plain request's answer)`,
+    decision:
+      "Judged on every edited list request whose limit is no decimal integer: the numbers lenient parsers read in it (parseInt, Number, a radix prefix, separators dropped, digits of other scripts) are worked out, and an answer of exactly one of those lengths fails when the store holds more pets of the list's status, and that length is neither the default page nor the full page of limit=100 (so a service that ignores the limit, or caps it, passes). Only evidence where the store holds more pets than the number.",
+    reportedByRun: true,
+  }),
   'listPets/limit-out-of-range-400': should({
     title: 'limit outside 1..100 or not an integer is answered 400 with an Error body',
     specText: 'limit: integer, minimum 1, maximum 100.',
@@ -204,6 +212,24 @@ export const catalogue = {
     decision:
       'Nothing created: a 2xx answer means it was; otherwise the refused body carries a run-unique marker (its name, else its categoryId) that must not appear in the list it would show in, when that list is complete (fewer than 100 items).',
     needsWrites: true,
+  }),
+  'createPet/content-encoding': must({
+    title: 'a body with a Content-Encoding is decoded, refused with 400 or 415, or read as sent: never a 5xx, and a pet only from a valid NewPet',
+    specText: 'Request body (required), `application/json`: NewPet.',
+    source: `${POLICY}b (Content-Encoding), RFC 9110 §8.4`,
+    decision:
+      'Sent with Content-Encoding gzip on a body that has that coding and on one that lacks it, an unknown coding, and identity. 201 passes when the pet is the NewPet as sent or as decoded; 400 or 415 pass with an Error body (INFO: which). RFC 9110 §8.4 makes 415 a MAY.',
+    needsWrites: true,
+    reportedByRun: true,
+  }),
+  'createPet/json-implementation-limits': info({
+    title: 'what the service answers to JSON texts RFC 8259 leaves to the parser, and to NewPets nested deep, is recorded',
+    specText: 'Request body (required), `application/json`: NewPet.',
+    source: `${POLICY}b (JSON text), RFC 8259 §9`,
+    decision:
+      'INFO: the i_ texts of JSONTestSuite as the body, its y_ texts as a member more, and members nested 512 and 10,000 arrays deep. Never a 5xx (responses/no-server-error).',
+    needsWrites: true,
+    reportedByRun: true,
   }),
   'createPet/invalid-body-edges': must({
     title: 'the edges of the body space are invalid bodies: {}, unknown properties only, name alone, categoryId alone: exactly 400, nothing created',
@@ -444,6 +470,14 @@ export const catalogue = {
     decision:
       'Sent without any key. Any answer but a 2xx passes when it holds no pet data: 401, 404 or 405 for a path the service does not serve, or a redirect (never followed). The rules of every answer (JSON, Error body) do not apply to paths the spec does not name.',
   }),
+  'auth/no-access-without-key': must({
+    title: 'no request without a valid Bearer key gets a 2xx or pet data, whatever else it carries and however its path is spelled',
+    specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`). When the key is missing or invalid, the service answers `401` with an Error body.',
+    source: `${AUTH} 1, 3; ${POLICY}b`,
+    decision:
+      'Judged on every exchange of the run: the survey, the checks, the sequences and every edited request. A request carries the key when one of its Authorization fields is Bearer, one or more spaces, and the key (the scheme in any case, whitespace around the value stripped, RFC 9110 §5.5, RFC 6750 §2.1). A field a lenient reader could take for the key (a tab as the separator, CR, LF or NUL read as a space, a bare LF as a line end) is judged by nothing but the other invariants. Without the key, any answer but a 2xx passes when it holds no pet data.',
+    reportedByRun: true,
+  }),
   'auth/scheme-case-insensitive': should({
     title: 'the scheme name is accepted in any letter case (bearer, BEARER)',
     specText: 'Every operation requires HTTP Bearer authentication (scheme `bearer`).',
@@ -491,6 +525,21 @@ export const catalogue = {
     decision:
       'Judged by the run on every connection: the target closing one within 1 s of an answer that did not say Connection: close warns, with that answer. A request already sent on such a connection gets no answer; its check is inconclusive, and a POST is never sent again (RFC 9112 §9.3.1: it may have been processed). A later close is an idle timeout, which HTTP allows unannounced.',
     reportedByRun: true,
+  }),
+  'responses/meaningless-fields-ignored': should({
+    title: 'a header field that carries no meaning for this API does not change the answer',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: `${POLICY}b; RFC 9110 §10.1.3`,
+    decision:
+      "Referer, Origin, Via, Forwarded and its X-Forwarded-*/X-Real-IP forebears, an unknown Cookie, a browser's User-Agent and the other fields the field dictionary marks as carrying no meaning, added to a read, get the plain request's answer; so does the Host in another letter case. RFC 9110 §10.1.3 lets servers refuse on Referer, so a refusal warns, and must still be a 4xx with an Error body (errors/body-schema, a MUST).",
+    reportedByRun: true,
+  }),
+  'responses/edits-answered': should({
+    title: 'every one-element edit of a request the suite sends is answered in time',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: `${POLICY}b (the neighbourhood of a request)`,
+    decision:
+      'Each request the neighbourhood sends (the plain requests and each edit of one part: drop, duplicate, case, percent-coding, an octet of every class, other notations, a field or member from a dictionary, deep nesting, JSONTestSuite texts) gets an answer; for a message HTTP refuses as written, a closed connection is an answer too. A full run applies every operator to every part it edits; the edits it made are listed in results.json (neighbourhood). Every invariant of every answer is charged to its own requirement.',
   }),
   'responses/no-server-error': must({
     title: 'no request the suite sends is answered with a 5xx',

@@ -129,6 +129,31 @@ export class PetstoreApi {
     return tagged
   }
 
+  /**
+   * A request written octet for octet (an edited one, see lib/http/wire-heads.ts): `as` the operation its path
+   * names, or a probe; `operation` the words its timeouts are counted under.
+   */
+  async wire(
+    request: { method: string; target: string; head: string; body?: string; fields: Record<string, string> },
+    as: ExchangeKind,
+    operation: string,
+  ): Promise<OperationExchange> {
+    const exchange = await this.track(
+      `${request.method} ${request.target}`,
+      this.client.send({
+        method: request.method,
+        path: request.target,
+        headers: request.fields,
+        wire: request.head,
+        ...(request.body !== undefined ? { body: request.body, bodyIsOctets: true } : {}),
+        operation,
+      }),
+    )
+    const tagged: OperationExchange = { ...exchange, operation: as }
+    this.onExchange(tagged)
+    return tagged
+  }
+
   private async send(
     operation: Operation,
     method: 'GET' | 'POST',

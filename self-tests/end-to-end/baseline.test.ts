@@ -26,13 +26,13 @@ describe('comparison with an earlier run', () => {
     expect(changeOf(fixedRun, 'listPets/limit-default-20')).toBe('fixed')
     expect(changeOf(fixedRun, 'listPets/returns-pets')).toBe('unchanged')
     expect(fixedRun.stdout).toMatch(
-      /Against .*results\.json: 0 new failures, 3 fixed, 0 still failing, \d+ unchanged\n {2}fixed \(expected to fail, now pass\): listPets\/limit-default-20, listPets\/limit-fills-page, listPets\/filter-and-default-limit/,
+      /Against .*results\.json: 0 new failures, 4 fixed, 0 still failing, \d+ unchanged\n {2}fixed \(expected to fail, now pass\): listPets\/limit-default-20, listPets\/limit-caps-size, listPets\/limit-fills-page, listPets\/filter-and-default-limit/,
     )
 
     const worse = await runAgainst('status-filter-ignored', ['--baseline', baseline])
     expect(worse.code).toBe(1)
     expect(changeOf(worse, 'listPets/status-filter-matches')).toBe('new-failure')
-    expect(worse.results?.baseline).toMatchObject({ newFailures: 1, fixed: 3, stillFailing: 0 })
+    expect(worse.results?.baseline).toMatchObject({ newFailures: 1, fixed: 4, stillFailing: 0 })
     expect(readFileSync(join(worse.reportDir, 'summary.md'), 'utf8')).toMatch(/`listPets\/status-filter-matches` MUST \*\*new\*\*/)
     expect(readFileSync(join(worse.reportDir, 'report.html'), 'utf8')).toMatch(/<span class="change">new-failure<\/span>/)
     expect(readFileSync(join(worse.reportDir, 'junit.xml'), 'utf8')).toMatch(

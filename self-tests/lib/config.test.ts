@@ -123,6 +123,7 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
   clientKey: ['client-copy.key', 'client-copy.key'],
   clientKeyPassphrase: ['a-passphrase', 'a-passphrase'],
   headers: ['X-Tenant: acme-staging', { 'X-Tenant': 'acme-staging' }],
+  maxEdits: ['300', 300],
   rateLimit: ['5', 5],
   omitTraceparent: ['true', true],
   har: ['run.har', 'run.har'],

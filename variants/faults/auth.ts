@@ -1,7 +1,7 @@
 /** Faults of authentication: keys accepted that must not be, and 401 answered too late or without its challenge. */
 import { parseJson } from '../../lib/http/json.js'
 import { schemaViolations } from '../../lib/spec/schemas.js'
-import { bearerToken, errorResponse } from '../../reference/handler.js'
+import { bearerToken, decodedSegment, errorResponse } from '../../reference/handler.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withValidKey } from '../variant.js'
 
 export const authFaults: Variant[] = [
@@ -168,7 +168,7 @@ export const authFaults: Variant[] = [
     name: 'percent-decoding-router-unguarded',
     description: 'the router decodes percent-encoded letters, the auth layer compares the raw path',
     catches: ['auth/path-spelling-refused'],
-    wrap: routedWithoutAuth((path) => (/%[0-9a-f]{2}/i.test(path) ? decodeURIComponent(path) : undefined)),
+    wrap: routedWithoutAuth((path) => (/%[0-9a-f]{2}/i.test(path) ? decodedSegment(path) : undefined)),
   },
 ]
 

@@ -1,11 +1,11 @@
 /** Faults of GET /pets/{petId}. */
 import { exactInteger } from '../../lib/http/int64.js'
 import { JsonNumber } from '../../lib/http/json.js'
-import { errorResponse, json, petBody } from '../../reference/handler.js'
+import { decodedSegment, errorResponse, json, petBody } from '../../reference/handler.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { isGetPet, mapAnswers, rewritePets, type Variant } from '../variant.js'
 
-const petIdOf = (path: string) => decodeURIComponent(path.slice('/pets/'.length))
+const petIdOf = (path: string) => decodedSegment(path.slice('/pets/'.length)) ?? ''
 
 export const getPetFaults: Variant[] = [
   {

@@ -5,6 +5,7 @@
 import type { Variant } from '../variant.js'
 import { authFaults } from './auth.js'
 import { createPetFaults } from './create-pet.js'
+import { editFaults } from './edits.js'
 import { errorsAndResponsesFaults } from './errors-and-responses.js'
 import { frameworkHabitFaults } from './framework-habits.js'
 import { getPetFaults } from './get-pet.js'
@@ -22,4 +23,5 @@ export const faults: Variant[] = [
   ...frameworkHabitFaults,
   ...spellingFaults,
   ...illFormedTextFaults,
+  ...editFaults,
 ]

@@ -2,7 +2,7 @@
  * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
  * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
  */
-import { errorResponse } from '../../reference/handler.js'
+import { decodedSegment, errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, rewritingNewPet, type Variant } from '../variant.js'
 
@@ -122,7 +122,7 @@ export const spellingFaults: Variant[] = [
     wrap: (reference) => async (request) => {
       const raw = rawPetId(request)
       if (raw === undefined) return reference(request)
-      const text = decodeURIComponent(raw)
+      const text = decodedSegment(raw) ?? ''
       if (!/^[\p{Nd}_]+$/u.test(text) || /^\d+$/.test(text)) return reference(request)
       const digits = [...text.replace(/_/g, '')].map((digit) => digitValue(digit.codePointAt(0) as number))
       return reference(asPet(request, Number(digits.join(''))))

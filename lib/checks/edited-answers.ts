@@ -1,0 +1,244 @@
+/**
+ * The answer to an edited request, held to what the edit oracle worked out for it (lib/neighbourhood/edit-oracle.ts):
+ * each rule gives a finding charged to its own requirement. The rules of every answer (no 5xx, an Error body in
+ * JSON, the schemas, the key) are judged on the same exchange by incidental-checks.ts, like on every other one.
+ */
+import { type Exchange, responseJson } from '../http/client.js'
+import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
+import type { Expectation, Judgement } from '../neighbourhood/edit-oracle.js'
+import type { RequirementId } from '../spec/catalogue.js'
+import { Assertions, ConformanceFailure, describeAnswer, mediaType } from './assertions.js'
+
+/**
+ * Every requirement a finding on an edited request may be charged to: the vitest runner gives each a test judged
+ * from the whole run, as it does the requirements judged on every exchange (a self-test holds this list to the code).
+ */
+export const EDIT_FINDING_REQUIREMENTS: readonly RequirementId[] = [
+  'responses/edits-answered',
+  'errors/body-schema',
+  'listPets/equivalent-spellings',
+  'getPet/equivalent-spellings',
+  'createPet/equivalent-spellings',
+  'listPets/path-spelling-equivalent',
+  'auth/scheme-case-insensitive',
+  'responses/meaningless-fields-ignored',
+  'auth/no-access-without-key',
+  'auth/missing-key-401',
+  'auth/key-lookalike-401',
+  'getPet/other-notations',
+  'getPet/lenient-notations',
+  'getPet/returns-pet',
+  'listPets/limit-caps-size',
+  'listPets/status-filter-matches',
+  'listPets/limit-other-notations',
+  'createPet/invalid-body-400',
+  'createPet/invalid-body-not-created',
+  'createPet/ill-formed-text',
+  'createPet/json-implementation-limits',
+  'createPet/echoes-fields',
+  'createPet/returns-201-pet',
+  'createPet/request-media-types',
+  'createPet/content-encoding',
+]
+
+export interface EditFinding {
+  requirementId: RequirementId
+  ok: boolean
+  message?: string
+}
+
+/** What the list answers of the store show, for judging a limit in another notation. */
+export interface ListContext {
+  /** How many pets the list of the plain request's status holds (its limit=100 page), and its default page. */
+  fullPage: number
+  defaultPage: number
+}
+
+/** Runs assertions; a finding for `requirementId` either way. */
+function held(requirementId: RequirementId, assert: (expect: Assertions) => void): EditFinding {
+  const expect = new Assertions()
+  try {
+    assert(expect)
+    return { requirementId, ok: true }
+  } catch (error) {
+    if (!(error instanceof ConformanceFailure) || !expect.failure) throw error
+    return { requirementId, ok: false, message: expect.failure.message }
+  }
+}
+
+/** How an answer is compared with the plain request's: its status, and the pet or the length of the list it holds. */
+function view(exchange: Exchange, judgement: Judgement, route: string | undefined, plainLimit: bigint | undefined): string {
+  const status = exchange.response?.status ?? 0
+  if (status !== 200 && status !== 201) return `${status}`
+  const parsed = responseJson(exchange)
+  if (!parsed.ok) return `${status} not JSON`
+  if (route === 'listPets' && Array.isArray(parsed.value)) {
+    // A list may change between two reads (other checks create pets): its length is compared when the limit fills it.
+    return plainLimit !== undefined && BigInt(parsed.value.length) === plainLimit ? `${status} ${plainLimit} pets` : `${status} a list`
+  }
+  if (isJsonObject(parsed.value)) {
+    const { id, name, categoryId } = parsed.value
+    const text = (value: unknown) => (value instanceof JsonNumber ? value.text : JSON.stringify(value))
+    return `${status} ${judgement.kind === 'created' ? '' : `id ${text(id)} `}name ${text(name)} categoryId ${text(categoryId)}`
+  }
+  return `${status}`
+}
+
+/** The lengths lenient parsers read a limit that is no decimal integer as (parseInt, Number, radix prefixes, separators dropped, other scripts' digits). */
+export function lenientLengths(text: string): Set<number> {
+  const readings = new Set<number>()
+  const add = (value: number) => {
+    if (Number.isInteger(value) && value >= 1 && value <= 100) readings.add(value)
+  }
+  add(Number.parseInt(text, 10))
+  add(Number(text))
+  add(Math.trunc(Number.parseFloat(text)))
+  add(Number(text.replace(/[_,'\s\u2009]/g, '')))
+  add(Number(text.normalize('NFKC').replace(/\p{Nd}/gu, (digit) => String(Number.parseInt(digit, 10) || digitValue(digit)))))
+  const radix = /^[+-]?0([xob])(.+)$/i.exec(text.trim())
+  if (radix?.[1] && radix[2]) add(Number.parseInt(radix[2], { x: 16, o: 8, b: 2 }[radix[1].toLowerCase() as 'x' | 'o' | 'b']))
+  add(Number.parseInt(text.replace(/^[+-]?0[a-z]/i, ''), 10))
+  return readings
+}
+
+/** The value of a decimal digit of any script (Unicode Nd): its offset from the script's zero. */
+function digitValue(digit: string): number {
+  const code = digit.codePointAt(0) ?? 0
+  for (let value = 0; value <= 9; value++) if (/\p{Nd}/u.test(String.fromCodePoint(code - value)) && !/\p{Nd}/u.test(String.fromCodePoint(code - value - 1))) return value
+  return Number.NaN
+}
+
+/**
+ * A list's rules on an edited request. Only a list that breaks one is a finding for the limit and the filter (a short
+ * list shows nothing of them; their own checks say when one does); a limit in another notation is evidence where a
+ * reading of it is shorter than what the store holds.
+ */
+function judgeList(exchange: Exchange, judgement: Extract<Judgement, { kind: 'list' }>, lists: ListContext | undefined): EditFinding[] {
+  const status = exchange.response?.status ?? 0
+  // A refusal of a limit in another notation shows it was not read as the number it spells.
+  if (judgement.invalidLimit !== undefined && status >= 400 && status < 500) return [{ requirementId: 'listPets/limit-other-notations', ok: true }]
+  if (status !== 200) return []
+  const parsed = responseJson(exchange)
+  if (!parsed.ok || !Array.isArray(parsed.value)) return []
+  const pets = parsed.value
+  const findings: EditFinding[] = []
+  const [limit] = judgement.limits
+  if (limit !== undefined && BigInt(pets.length) > limit)
+    findings.push({ requirementId: 'listPets/limit-caps-size', ok: false, message: `${judgement.why} listed ${pets.length} pets, more than ${limit}` })
+  const other = judgement.status ? pets.find((pet) => isJsonObject(pet) && pet.status !== judgement.status) : undefined
+  if (other !== undefined)
+    findings.push({
+      requirementId: 'listPets/status-filter-matches',
+      ok: false,
+      message: `${judgement.why} listed a pet of another status: ${JSON.stringify(isJsonObject(other) ? other.status : other)}`,
+    })
+  if (judgement.invalidLimit !== undefined && lists) {
+    const telling = [...lenientLengths(judgement.invalidLimit)].filter((length) => length !== lists.defaultPage && length < lists.fullPage)
+    const read = telling.find((length) => length === pets.length)
+    if (read !== undefined) {
+      findings.push({
+        requirementId: 'listPets/limit-other-notations',
+        ok: false,
+        message: `limit=${JSON.stringify(judgement.invalidLimit)} listed exactly ${pets.length} pets, where the list holds ${lists.fullPage} and its default page ${lists.defaultPage}: the limit was read as ${read}`,
+      })
+    } else if (telling.length > 0) findings.push({ requirementId: 'listPets/limit-other-notations', ok: true })
+  }
+  return findings
+}
+
+function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 'created' }>): EditFinding[] {
+  const status = exchange.response?.status
+  if (status === 413) return []
+  // A valid NewPet refused is charged to the 201 rule (or the equivalence that made it the plain request), one echoed wrong to the echo.
+  const refusedTo = judgement.requirementId === 'createPet/echoes-fields' ? 'createPet/returns-201-pet' : judgement.requirementId
+  if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, 201, judgement.why))]
+  return [
+    held(judgement.requirementId, (expect) => {
+      const pet = expect.petObject(exchange)
+      const sent = judgement.pet
+      expect.that(pet.name === sent.name, `the 201 answer names the pet ${JSON.stringify(pet.name)}, where the body sent ${JSON.stringify(sent.name)}`)
+      expect.that(
+        integerField(pet.categoryId) === sent.categoryId,
+        `the 201 answer has categoryId ${JSON.stringify(pet.categoryId instanceof JsonNumber ? pet.categoryId.text : pet.categoryId)}, where the body sent ${sent.categoryId}`,
+      )
+      if (sent.status !== undefined)
+        expect.that(pet.status === sent.status, `the 201 answer has status ${JSON.stringify(pet.status)}, where the body sent ${JSON.stringify(sent.status)}`)
+    }),
+  ]
+}
+
+/**
+ * The findings on an edited request's answer. `plain` is the plain request's exchange, for answers that must be
+ * its answer; `plainLimit` the limit of a plain list request.
+ */
+export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, plain: Exchange | undefined, context: { plainLimit?: bigint; lists?: ListContext }): EditFinding[] {
+  const { judgement } = expectation
+  const answered: EditFinding = { requirementId: 'responses/edits-answered', ok: true }
+  if (!exchange.response) {
+    const kind = exchange.failure?.kind
+    // A message HTTP refuses may be answered by closing the connection.
+    if (expectation.invalidMessage && (kind === 'connection' || kind === 'dropped')) return [answered]
+    // No answer at all: the check that sent it says so (it asserts that every edit was answered).
+    return []
+  }
+  const { status } = exchange.response
+  // The HTTP layer's own refusal of a message HTTP refuses, or of a method the service does not have.
+  if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
+  if (expectation.otherMethod && [400, 404, 405, 501].includes(status)) return [answered]
+  const findings: EditFinding[] = [answered]
+  // An error answer to a request with the key under the base path is the service's own, whatever the path: it has the Error body (spec, Errors).
+  if (!expectation.route && expectation.underBase && expectation.key === 'valid' && status >= 400 && status < 500 && status !== 429) {
+    findings.push(
+      held('errors/body-schema', (expect) => {
+        expect.that(
+          exchange.response !== undefined && mediaType(exchange.response) === 'application/json',
+          `the ${status} answer to a path the service answers for is labelled ${exchange.response?.headers['content-type'] ?? 'nothing'}, not application/json`,
+        )
+        expect.errorBody(exchange, `the ${status} answer`)
+      }),
+    )
+  }
+  switch (judgement.kind) {
+    case 'plain answer': {
+      if (!plain?.response) break
+      const [expected, actual] = [view(plain, judgement, expectation.route, context.plainLimit), view(exchange, judgement, expectation.route, context.plainLimit)]
+      const requirementId = judgement.requirementId
+      findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why})`)))
+      break
+    }
+    case 'refused':
+      findings.push(held(judgement.requirementId, (expect) => expect.errorAnswer(exchange, judgement.statuses, judgement.why)))
+      break
+    case 'no access':
+      findings.push(held(judgement.requirementId, (expect) => expect.refused(exchange, 'a request without a valid key')))
+      break
+    case 'pet':
+    case 'lenient pet': {
+      const wanted = judgement.kind === 'pet' ? judgement.id : judgement.value
+      const parsed = status === 200 ? responseJson(exchange) : undefined
+      const id = parsed?.ok && isJsonObject(parsed.value) ? integerField(parsed.value.id) : undefined
+      const requirementId = judgement.kind === 'pet' ? 'getPet/returns-pet' : 'getPet/other-notations'
+      if (status === 200) findings.push(held(requirementId, (expect) => expect.that(id === wanted, `answered pet ${id ?? '(no id)'}: ${judgement.why}`)))
+      if (judgement.kind === 'lenient pet') findings.push({ requirementId: 'getPet/lenient-notations', ok: true, message: `${judgement.why}: ${describeAnswer(exchange)}` })
+      break
+    }
+    case 'list':
+      findings.push(...judgeList(exchange, judgement, context.lists))
+      break
+    case 'created':
+      findings.push(...judgeCreated(exchange, judgement))
+      break
+    case 'media type':
+      findings.push(held('createPet/request-media-types', (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, [400, 415], judgement.why))))
+      break
+    case 'content coding':
+      findings.push(held('createPet/content-encoding', (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, [400, 415], judgement.why))))
+      break
+    case 'recorded':
+      findings.push({ requirementId: judgement.requirementId, ok: true, message: `${judgement.why}: answered ${status}` })
+      break
+    case 'invariants':
+      break
+  }
+  return findings
+}

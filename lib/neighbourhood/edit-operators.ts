@@ -1,0 +1,329 @@
+/**
+ * The edit operators of policy §2b, as data: each row says which parts it edits and gives every edit it makes of
+ * one part, each in a class of values. A full run sends one edit of each class (the seed choosing which) for every
+ * part an operator edits; the `deep` profile sends them all. Adding an operator is one row; adding a value to a
+ * class is one line of its list.
+ */
+import { gzipSync } from 'node:zlib'
+import { type DictionaryField, FIELD_DICTIONARY } from './field-dictionary.js'
+import { type CorpusText, IMPLEMENTATION_DEFINED_JSON_TEXTS, isMalformedJson, MALFORMED_JSON_TEXTS, WELL_FORMED_JSON_TEXTS } from './json-corpus.js'
+import { MEMBER_DICTIONARY } from './member-dictionary.js'
+import { NOTATION_CLASSES } from './notations.js'
+import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
+
+export type OperatorId = 'drop' | 'duplicate' | 'case' | 'percent' | 'octet' | 'notation' | 'add-field' | 'add-member' | 'nest' | 'json-text'
+
+export interface Edit {
+  operator: OperatorId
+  part: PartRef
+  /** The class of values the edit belongs to: a full run sends one edit of each class. */
+  valueClass: string
+  /** The edit in words: `0x1F inside`, `add X-Forwarded-For`. */
+  label: string
+  model: RequestModel
+  /** The body's octets when they are not the model's JSON text (a body sent gzipped). */
+  bodyOctets?: string
+  /** The field the edit added, for the answer's judgement. */
+  field?: DictionaryField
+  /** The corpus a JSON text came from, for its judgement: `n_` must be refused, `i_` and `y_` fragments are INFO. */
+  corpus?: 'n_' | 'i_' | 'y_'
+}
+
+/** A class of values of one operator on one part: how many edits it holds, and each made only when asked for. */
+export interface EditClass {
+  name: string
+  count: number
+  edit: (index: number) => Edit
+}
+
+export interface EditOperator {
+  id: OperatorId
+  title: string
+  /** Whether it edits this part (whose text is `text`). */
+  edits: (part: PartRef, text: string, model: RequestModel) => boolean
+  /**
+   * The classes of edits it makes of the part. `sweep`: the part takes every octet value as a class of its own (the
+   * key, the id). `place`: where an inserted octet goes, by the seed, when a run sends every value but not at every place.
+   */
+  classes: (model: RequestModel, part: PartRef, text: string, options: { sweep: boolean; place?: (value: string, count: number) => number }) => EditClass[]
+}
+
+/** Edits already made, grouped into classes by their valueClass. */
+function grouped(edits: readonly Edit[]): EditClass[] {
+  const classes = new Map<string, Edit[]>()
+  for (const made of edits) classes.set(made.valueClass, [...(classes.get(made.valueClass) ?? []), made])
+  return [...classes].map(([name, members]) => ({ name, count: members.length, edit: (index) => members[index] as Edit }))
+}
+
+/** A class whose edits are made one at a time, from a list of values. */
+function lazyClass<T>(name: string, values: readonly T[], make: (value: T) => Edit): EditClass {
+  return { name, count: values.length, edit: (index) => make(values[index] as T) }
+}
+
+const TEXT_PARTS: readonly PartKind[] = [
+  'method',
+  'segment',
+  'query name',
+  'query value',
+  'header name',
+  'header value',
+  'auth name',
+  'auth scheme',
+  'auth separator',
+  'auth token',
+  'body text',
+  'member name',
+  'member value',
+]
+
+const isTextPart = (part: PartRef) => TEXT_PARTS.includes(part.kind)
+
+/** Where an octet goes: before the text, in its middle, after it. */
+function positions(text: string): Array<{ name: string; at: number }> {
+  const places = [{ name: 'before', at: 0 }]
+  if (text.length >= 2) places.push({ name: 'inside', at: Math.floor(text.length / 2) })
+  if (text.length >= 1) places.push({ name: 'after', at: text.length })
+  return places
+}
+
+const hex = (octet: number) => octet.toString(16).toUpperCase().padStart(2, '0')
+
+/** The octet classes of policy §2b, each with its values as octet strings (one character per octet). */
+export const OCTET_CLASSES: ReadonlyArray<{ name: string; values: readonly string[] }> = [
+  { name: 'C0 control', values: Array.from({ length: 32 }, (_, octet) => String.fromCharCode(octet)).filter((octet) => octet !== '\t') },
+  { name: 'SP', values: [' '] },
+  { name: 'HTAB', values: ['\t'] },
+  { name: 'DEL', values: ['\x7f'] },
+  { name: 'raw octet 0x80-0xFF', values: Array.from({ length: 128 }, (_, index) => String.fromCharCode(0x80 + index)) },
+  { name: 'UTF-8 of U+0080-U+00FF', values: Array.from({ length: 128 }, (_, index) => octetsOf(String.fromCharCode(0x80 + index))) },
+]
+
+/** Every octet value, each a class of its own, and the UTF-8 forms past 0x7F as one class: for the key and the id. */
+const SWEEP_CLASSES: ReadonlyArray<{ name: string; values: readonly string[] }> = [
+  ...Array.from({ length: 256 }, (_, octet) => ({ name: `octet 0x${hex(octet)}`, values: [String.fromCharCode(octet)] })),
+  ...OCTET_CLASSES.filter((octetClass) => octetClass.name.startsWith('UTF-8')),
+]
+
+function shown(octets: string): string {
+  return [...octets].map((octet) => `0x${hex(octet.charCodeAt(0))}`).join(' ')
+}
+
+const asciiUpper = (text: string) => text.replace(/[a-z]/g, (letter) => letter.toUpperCase())
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase())
+const swapFirstLetter = (text: string) => text.replace(/[A-Za-z]/, (letter) => (letter === asciiUpper(letter) ? asciiLower(letter) : asciiUpper(letter)))
+
+const percentOf = (octet: string) => `%${hex(octet.charCodeAt(0))}`
+
+/** A body member whose value is a number: the notation operator's part in a body. */
+const NUMERIC_MEMBERS = new Set(['categoryId'])
+
+function isNumericPart(part: PartRef, text: string, model: RequestModel): boolean {
+  if (part.kind === 'segment') return model.segments[part.index]?.role === 'id'
+  if (part.kind === 'query value') return model.query[part.index]?.name === 'limit' && /^\d+$/.test(text)
+  if (part.kind === 'member value') {
+    const member = model.body && 'members' in model.body ? model.body.members[part.index] : undefined
+    return member !== undefined && NUMERIC_MEMBERS.has(member.name)
+  }
+  return false
+}
+
+/** A notation as the part carries it: in the path or the query, every octet outside unreserved ASCII percent-encoded; in a body, as written. */
+function carried(part: PartRef, notation: string): string {
+  if (part.kind === 'member value') return octetsOf(notation)
+  return [...octetsOf(notation)].map((octet) => (/[A-Za-z0-9\-._~]/.test(octet) ? octet : percentOf(octet))).join('')
+}
+
+function edit(operator: OperatorId, part: PartRef, valueClass: string, label: string, model: RequestModel, extra: Partial<Edit> = {}): Edit {
+  return { operator, part, valueClass, label, model, ...extra }
+}
+
+/** The body with one member more, written after the others. */
+function withMember(model: RequestModel, name: string, value: string): RequestModel {
+  if (!model.body || !('members' in model.body)) return model
+  return { ...model, body: { members: [...model.body.members, { name, value }] } }
+}
+
+/** The n_ texts that leave a body malformed as the value of a member (a lone space, say, does not): worked out once. */
+let fragments: readonly CorpusText[] | undefined
+function malformedFragments(): readonly CorpusText[] {
+  fragments ??= MALFORMED_JSON_TEXTS.filter((entry) => isMalformedJson(`{"a":${entry.text}}`))
+  return fragments
+}
+
+/** A member nested `depth` arrays deep: `[[[…1…]]]`. */
+const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`
+
+export const EDIT_OPERATORS: readonly EditOperator[] = [
+  {
+    id: 'drop',
+    title: 'drop the part (the segment, parameter, field, member; the method or body left empty)',
+    edits: isTextPart,
+    classes: (model, part) => grouped([edit('drop', part, 'drop', `drop ${part.label}`, dropUnit(model, part))]),
+  },
+  {
+    id: 'duplicate',
+    title: 'give the part twice (a segment, parameter, field or member twice; the method or body written twice)',
+    edits: isTextPart,
+    classes: (model, part) => grouped([edit('duplicate', part, 'duplicate', `${part.label} twice`, duplicateUnit(model, part))]),
+  },
+  {
+    id: 'case',
+    title: 'change the letter case',
+    edits: (part, text) => isTextPart(part) && /[A-Za-z]/.test(text),
+    classes: (model, part, text) =>
+      grouped(
+        [
+          { valueClass: 'upper case', spelled: asciiUpper(text) },
+          { valueClass: 'lower case', spelled: asciiLower(text) },
+          { valueClass: 'first letter swapped', spelled: swapFirstLetter(text) },
+        ]
+          .filter(({ spelled }) => spelled !== text)
+          .map(({ valueClass, spelled }) => edit('case', part, valueClass, `${part.label} in ${valueClass}`, writePart(model, part, spelled))),
+      ),
+  },
+  {
+    id: 'percent',
+    title: 'percent-encode an octet, every octet, or decode the escapes',
+    edits: (part, text) => isTextPart(part) && text.length > 0,
+    classes: (model, part, text) => {
+      const classes = [
+        lazyClass(
+          'one octet encoded',
+          Array.from(text, (_octet, index) => index),
+          (index) =>
+            edit(
+              'percent',
+              part,
+              'one octet encoded',
+              `${part.label} with octet ${index + 1} as ${percentOf(text[index] as string)}`,
+              writePart(model, part, `${text.slice(0, index)}${percentOf(text[index] as string)}${text.slice(index + 1)}`),
+            ),
+        ),
+        lazyClass('every octet encoded', [text], (all) =>
+          edit('percent', part, 'every octet encoded', `${part.label} with every octet percent-encoded`, writePart(model, part, [...all].map(percentOf).join(''))),
+        ),
+      ]
+      if (/%[0-9A-Fa-f]{2}/.test(text)) {
+        const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_whole, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
+        classes.push(
+          lazyClass('escapes decoded', [decoded], (value) => edit('percent', part, 'escapes decoded', `${part.label} with its escapes decoded`, writePart(model, part, value))),
+        )
+      }
+      return classes
+    },
+  },
+  {
+    id: 'octet',
+    title: 'insert an octet of every class before, inside and after the part',
+    edits: isTextPart,
+    classes: (model, part, text, { sweep, place }) => {
+      const places = positions(text)
+      return (sweep ? SWEEP_CLASSES : OCTET_CLASSES).map((octetClass) => {
+        // Every value at every place, or (when a run places them by the seed) every value at one place.
+        const at = (octets: string, index: number) =>
+          place ? (places[place(octets, places.length)] as (typeof places)[number]) : (places[index % places.length] as (typeof places)[number])
+        const perValue = place ? 1 : places.length
+        return {
+          name: octetClass.name,
+          count: octetClass.values.length * perValue,
+          edit: (index: number) => {
+            const octets = octetClass.values[Math.floor(index / perValue)] as string
+            const { name, at: offset } = at(octets, index)
+            return edit('octet', part, octetClass.name, `${shown(octets)} ${name} ${part.label}`, writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`))
+          },
+        }
+      })
+    },
+  },
+  {
+    id: 'notation',
+    title: 'write the number in another notation, of the same value and of another',
+    edits: isNumericPart,
+    classes: (model, part, text) => {
+      const values = [text, String(BigInt(text) + 7n)]
+      return NOTATION_CLASSES.flatMap((notationClass) =>
+        values.map((digits, which) => {
+          const name = `${notationClass.name}, ${which === 0 ? 'same value' : 'another value'}`
+          return lazyClass(name, notationClass.spellings, (spelling) => {
+            const notation = spelling.spell(digits)
+            return edit('notation', part, name, `${part.label} as ${JSON.stringify(notation)} (${spelling.label})`, writePart(model, part, carried(part, notation)))
+          })
+        }),
+      )
+    },
+  },
+  {
+    id: 'add-field',
+    title: 'add a header field from the dictionary',
+    edits: (part) => part.kind === 'header fields',
+    classes: (model, part) =>
+      FIELD_DICTIONARY.filter((field) => !field.withBody || model.body !== undefined).map((field) => {
+        const name = `dictionary field ${field.name}${field.codesBody ? ', body coded' : `: ${field.value}`}`
+        return lazyClass(name, [field], (row) => {
+          const added = { ...model, headers: [...model.headers, { name: row.name, value: row.value }] }
+          const body = row.codesBody && model.body ? gzipSync(Buffer.from(bodyText(model.body), 'latin1')).toString('latin1') : undefined
+          return edit('add-field', part, name, `add ${row.name}: ${row.value}${row.codesBody ? ' (the body gzipped)' : ''}`, added, {
+            field: row,
+            ...(body !== undefined ? { bodyOctets: body } : {}),
+          })
+        })
+      }),
+  },
+  {
+    id: 'add-member',
+    title: 'add a member from the dictionary to the body',
+    edits: (part, _text, model) => part.kind === 'body text' && model.body !== undefined && 'members' in model.body,
+    classes: (model, part) =>
+      MEMBER_DICTIONARY.map((member) => {
+        const long = member.name.length > 40
+        const name = `dictionary member ${long ? `of ${member.name.length} characters` : member.name}`
+        return lazyClass(name, [member], (row) =>
+          edit(
+            'add-member',
+            part,
+            name,
+            `add member ${long ? `"${row.name.slice(0, 8)}…" (${row.name.length} characters)` : JSON.stringify(row.name)}: ${row.value}`,
+            withMember(model, row.name, row.value),
+          ),
+        )
+      }),
+  },
+  {
+    id: 'nest',
+    title: 'add a member nested deep',
+    edits: (part, _text, model) => part.kind === 'body text' && model.body !== undefined && 'members' in model.body,
+    classes: (model, part) =>
+      [32, 512, 10_000].map((depth) =>
+        lazyClass(`nested ${depth} deep`, [depth], () =>
+          edit('nest', part, `nested ${depth} deep`, `add a member nested ${depth} arrays deep`, withMember(model, 'nested', nested(depth))),
+        ),
+      ),
+  },
+  {
+    id: 'json-text',
+    title: 'put a JSONTestSuite text in place of the body, or as the value of a member more',
+    edits: (part, _text, model) => part.kind === 'body text' && model.body !== undefined && 'members' in model.body,
+    classes: (model, part) => {
+      const asBody = (prefix: 'n_' | 'i_', entries: readonly CorpusText[]) =>
+        entries.map((entry) =>
+          lazyClass(`${prefix} body ${entry.name}`, [entry], (chosen) =>
+            edit('json-text', part, `${prefix} body ${chosen.name}`, `the body is ${chosen.name}`, writePart(model, part, octetsOf(chosen.text)), { corpus: prefix }),
+          ),
+        )
+      const asMember = (prefix: 'n_' | 'y_', entries: readonly CorpusText[]) =>
+        entries.map((entry) =>
+          lazyClass(`${prefix} member ${entry.name}`, [entry], (chosen) =>
+            edit('json-text', part, `${prefix} member ${chosen.name}`, `a member more whose value is ${chosen.name}`, withMember(model, 'fragment', octetsOf(chosen.text)), {
+              corpus: prefix,
+            }),
+          ),
+        )
+      return [
+        ...asBody('n_', MALFORMED_JSON_TEXTS),
+        ...asBody('i_', IMPLEMENTATION_DEFINED_JSON_TEXTS),
+        ...asMember('n_', malformedFragments()),
+        ...asMember('y_', WELL_FORMED_JSON_TEXTS),
+      ]
+    },
+  },
+]

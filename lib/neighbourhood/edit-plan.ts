@@ -1,0 +1,152 @@
+/**
+ * Which edits a run sends (policy §2b, §3): every operator on every part it edits, of every plain request. A
+ * full or smoke run sends one edit of each class of values per part (the seed choosing which), every octet value
+ * into the key and the id, and every row of a dictionary once, on a plain request the seed chooses; the `deep`
+ * profile sends every edit of every class. A plain request without the key gets one edit per operator and part:
+ * any edit of it must still be refused, whatever it is.
+ */
+import { EDIT_OPERATORS, type Edit, type EditClass, type OperatorId } from './edit-operators.js'
+import { type PartRef, partsOf, type RequestModel, readPart } from './request-model.js'
+import { seededIndex, seededPick } from './seeded-choice.js'
+
+export interface PlainRequest {
+  /** Stable words for it: `GET /pets with the key`. */
+  name: string
+  model: RequestModel
+  /** Without the key: its edits are all refused, so one per operator and part says as much as many. */
+  keyless: boolean
+}
+
+export interface PlannedEdit extends Edit {
+  plain: PlainRequest
+}
+
+export interface CoverageRow {
+  request: string
+  part: string
+  operator: OperatorId
+  edits: number
+}
+
+/** The operators whose values are rows of a dictionary or a corpus: each row goes once per run, not once per request. */
+const DICTIONARY_OPERATORS: ReadonlySet<OperatorId> = new Set(['add-field', 'add-member', 'json-text'])
+
+/**
+ * Parts that take every octet value, each a class of its own: the key (on the list request) and the id, where one
+ * octet decides who gets in and what is read.
+ */
+function sweeps(plain: PlainRequest, part: PartRef): boolean {
+  if (plain.keyless) return false
+  if (part.kind === 'auth token') return plain.model.operation === 'listPets'
+  return part.kind === 'segment' && plain.model.segments[part.index]?.role === 'id'
+}
+
+/** Corpus texts a parser may take or refuse (INFO): a run short of `deep` sends one of each kind, not each. */
+const leftToTheParser = (name: string) => /^[iy]_ /.test(name)
+
+export function planEdits(
+  plains: readonly PlainRequest[],
+  options: { seed: number; every: boolean; maxEdits?: number | undefined },
+): { edits: PlannedEdit[]; coverage: CoverageRow[] } {
+  const { seed, every } = options
+  /** The edits chosen, each made only once it is known to be sent. */
+  const chosen: Chosen[] = []
+  type Place = Omit<Chosen, 'index'>
+  const take = (place: Place, index: number) => chosen.push({ ...place, index })
+  const pick = (place: Place, name: string) => take(place, seededIndex(seed, name, place.editClass.count))
+  /** Dictionary rows, with every request and part each could go to: the seed picks one. */
+  const rows = new Map<string, Place[]>()
+  /** Every class of a dictionary operator on each request and part, for a pair no row went to. */
+  const dictionaryPairs = new Map<string, Place[]>()
+  for (const plain of plains) {
+    for (const part of partsOf(plain.model)) {
+      const text = readPart(plain.model, part)
+      for (const operator of EDIT_OPERATORS) {
+        if (!operator.edits(part, text, plain.model)) continue
+        const where = `${plain.name}|${part.label}|${operator.id}`
+        const place = every ? (value: string, count: number) => seededIndex(seed, `${where}|${value}`, count) : undefined
+        const classes = operator.classes(plain.model, part, text, { sweep: sweeps(plain, part), ...(place ? { place } : {}) }).filter((editClass) => editClass.count > 0)
+        if (classes.length === 0) continue
+        const places = classes.map((editClass) => ({ plain, part, operator: operator.id, editClass }))
+        const row = (key: string, place: Place) => rows.set(key, [...(rows.get(key) ?? []), place])
+        if (plain.keyless && (operator.id === 'add-field' || operator.id === 'add-member')) {
+          // A field or member is a way past the key only on a request without it: every row goes to one such request.
+          for (const place of places) row(`keyless|${operator.id}|${place.editClass.name}`, place)
+          continue
+        }
+        if (plain.keyless) {
+          // Every other edit of a request without the key must be refused: one class per operator and part says it, deep or not.
+          const place = seededPick(seed, where, places)
+          pick(place, `${where}|${place.editClass.name}`)
+          continue
+        }
+        if (DICTIONARY_OPERATORS.has(operator.id)) dictionaryPairs.set(where, places)
+        const parserPlaces = places.filter((place) => leftToTheParser(place.editClass.name))
+        if (!every && parserPlaces.length > 0) {
+          const place = seededPick(seed, `${where}|left to the parser`, parserPlaces)
+          pick(place, `${where}|${place.editClass.name}`)
+        }
+        for (const place of places) {
+          if (every) for (let index = 0; index < place.editClass.count; index++) take(place, index)
+          else if (leftToTheParser(place.editClass.name)) continue
+          else if (DICTIONARY_OPERATORS.has(operator.id)) row(`${operator.id}|${place.editClass.name}`, place)
+          else pick(place, `${where}|${place.editClass.name}`)
+        }
+      }
+    }
+  }
+  for (const [key, places] of rows) pick(seededPick(seed, `${key}|place`, places), key)
+  // Every operator reaches every part: a request and part no dictionary row went to gets one of its own.
+  for (const row of coverageOf(plains, chosen)) {
+    const places = dictionaryPairs.get(`${row.request}|${row.part}|${row.operator}`)
+    if (row.edits > 0 || !places) continue
+    const name = `${row.request}|${row.part}|${row.operator}|left out`
+    pick(seededPick(seed, name, places), name)
+  }
+  const sent = options.maxEdits !== undefined && chosen.length > options.maxEdits ? withinBudget(chosen, seed, options.maxEdits) : chosen
+  return { edits: sent.map(({ plain, editClass, index }) => ({ ...editClass.edit(index), plain })), coverage: coverageOf(plains, sent) }
+}
+
+/** An edit the plan chose: its class and its index there, made into a request only once it is kept. */
+interface Chosen {
+  plain: PlainRequest
+  part: PartRef
+  operator: OperatorId
+  editClass: EditClass
+  index: number
+}
+
+/** At most `budget` of the edits, chosen by the seed: one of each operator first, so every operator still reaches some part. */
+function withinBudget(edits: readonly Chosen[], seed: number, budget: number): Chosen[] {
+  const ranks = new Map(edits.map((edit) => [edit, seededIndex(seed, `${edit.plain.name}|${edit.part.label}|${edit.editClass.name}|${edit.index}`, 0x7fffffff)]))
+  const ranked = [...edits].sort((a, b) => (ranks.get(a) ?? 0) - (ranks.get(b) ?? 0))
+  const kept = new Set<Chosen>()
+  for (const operator of new Set(edits.map((edit) => edit.operator))) {
+    const first = ranked.find((edit) => edit.operator === operator && !edit.plain.keyless) ?? ranked.find((edit) => edit.operator === operator)
+    if (first) kept.add(first)
+  }
+  for (const edit of ranked) {
+    if (kept.size >= budget) break
+    kept.add(edit)
+  }
+  return edits.filter((edit) => kept.has(edit))
+}
+
+/** Edits per request, part and operator, every pair an operator edits listed (so a pair left out shows as 0). */
+function coverageOf(plains: readonly PlainRequest[], edits: readonly Chosen[]): CoverageRow[] {
+  const counts = new Map<string, CoverageRow>()
+  for (const plain of plains) {
+    for (const part of partsOf(plain.model)) {
+      const text = readPart(plain.model, part)
+      for (const operator of EDIT_OPERATORS) {
+        if (operator.edits(part, text, plain.model))
+          counts.set(`${plain.name}|${part.label}|${operator.id}`, { request: plain.name, part: part.label, operator: operator.id, edits: 0 })
+      }
+    }
+  }
+  for (const edit of edits) {
+    const row = counts.get(`${edit.plain.name}|${edit.part.label}|${edit.operator}`)
+    if (row) row.edits += 1
+  }
+  return [...counts.values()]
+}

@@ -1,0 +1,57 @@
+/**
+ * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
+ * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
+ * digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal integer in one reading
+ * of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
+ */
+import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/input-catalogue.js'
+
+export interface NotationClass {
+  name: string
+  spellings: readonly Spelling[]
+}
+
+const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.filter((spelling) => pattern.test(spelling.label))
+
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ']
+
+export const NOTATION_CLASSES: readonly NotationClass[] = [
+  { name: 'radix prefix', spellings: byLabel(OTHER_NOTATIONS, /^(hexadecimal|octal|binary)/) },
+  { name: 'a letter after a zero', spellings: LETTERS.map((letter) => ({ label: `0${letter} before the digits`, spell: (digits: string) => `0${letter}${digits}` })) },
+  {
+    name: 'sign',
+    spellings: [
+      ...byLabel(LENIENT_NOTATIONS, /plus sign/),
+      { label: 'a minus sign, -5', spell: (digits) => `-${digits}` },
+      { label: 'two minus signs, --5', spell: (digits) => `--${digits}` },
+      { label: 'a plus and a minus, +-5', spell: (digits) => `+-${digits}` },
+      { label: 'a minus sign U+2212', spell: (digits) => `\u2212${digits}` },
+    ],
+  },
+  {
+    name: 'digit separator',
+    spellings: [
+      ...byLabel(OTHER_NOTATIONS, /separator/),
+      { label: 'a comma, 1,0', spell: (digits) => `${digits.slice(0, 1)},${digits.slice(1) || '0'}` },
+      { label: "an apostrophe, 1'0", spell: (digits) => `${digits.slice(0, 1)}'${digits.slice(1) || '0'}` },
+      { label: 'a thin space, 1 0 (U+2009)', spell: (digits) => `${digits.slice(0, 1)}\u2009${digits.slice(1) || '0'}` },
+    ],
+  },
+  {
+    name: 'trailing point',
+    spellings: [...byLabel(OTHER_NOTATIONS, /trailing point/), { label: 'two trailing points, 5..', spell: (digits) => `${digits}..` }, ...byLabel(LENIENT_NOTATIONS, /fraction/)],
+  },
+  {
+    name: 'exponent',
+    spellings: [
+      ...byLabel(OTHER_NOTATIONS, /exponent/),
+      ...byLabel(LENIENT_NOTATIONS, /exponent/),
+      { label: 'an upper-case exponent, 5E0', spell: (digits) => `${digits}E0` },
+      { label: 'an exponent with a sign, 50e-1', spell: (digits) => `${digits}0e-1` },
+      { label: 'an exponent without digits, 5e', spell: (digits) => `${digits}e` },
+    ],
+  },
+  { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
+  { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },
+  { name: 'leading zeros', spellings: [...byLabel(LENIENT_NOTATIONS, /leading zero/), { label: 'many leading zeros, 0005', spell: (digits) => `000${digits}` }] },
+]

@@ -1,0 +1,155 @@
+/**
+ * What a request means, as a value two requests can be compared on (policy §2b: an edit that keeps the meaning
+ * gets the plain request's answer). Equivalences come from the standards: RFC 3986 §6.2.2 (percent-encoded
+ * unreserved octets, the case of an escape's hex digits), RFC 9110 (field names in any case, whitespace around a
+ * value, the order of fields of different names, media types and the auth scheme in any case, Accept ranges that
+ * admit JSON) and RFC 8259 (the same JSON value however it is spelled). A relaxation names an equivalence the
+ * policy holds only as a SHOULD: each is left out of the strict reading and tried alone, so a difference is charged
+ * to the one rule that would have made the two requests the same.
+ */
+import { JsonNumber, type JsonValue, parseJson } from '../http/json.js'
+import { fieldValues, keyInValue, type WireField } from './wire-reading.js'
+
+export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'fields without meaning ignored' | 'host in any case'
+
+export const RELAXATIONS: readonly Relaxation[] = ['fixed segments decoded', 'scheme in any case', 'fields without meaning ignored', 'host in any case']
+
+const UNRESERVED = /[A-Za-z0-9\-._~]/
+
+/** RFC 3986 §6.2.2: escapes of unreserved octets decoded, other escapes' hex digits in upper case. */
+export function normalisedUriPart(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (escaped, digits: string) => {
+    const octet = String.fromCharCode(Number.parseInt(digits, 16))
+    return UNRESERVED.test(octet) ? octet : escaped.toUpperCase()
+  })
+}
+
+/** Every escape decoded: what a query or path value means to the service, octets as characters. */
+export function decodedUriPart(text: string): string | undefined {
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) return undefined
+  const octets = text.replace(/%([0-9A-Fa-f]{2})/g, (_escape, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
+  const bytes = Buffer.from(octets, 'latin1')
+  const decoded = new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+  return decoded
+}
+
+/** The media type of a Content-Type value, in lower case with its parameters (RFC 9110 §8.3.1), or undefined when it is none. */
+export function mediaTypeOf(value: string): string | undefined {
+  const [type, ...parameters] = value.split(';')
+  const essence = type?.trim().toLowerCase() ?? ''
+  if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+\/[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(essence)) return undefined
+  const params = parameters.map((parameter) => {
+    const [name = '', ...rest] = parameter.split('=')
+    const raw = rest.join('=').trim()
+    const unquoted = /^"(.*)"$/.exec(raw)?.[1] ?? raw
+    return `${name.trim().toLowerCase()}=${name.trim().toLowerCase() === 'charset' ? unquoted.toLowerCase() : unquoted}`
+  })
+  return [essence, ...params].join(';')
+}
+
+/** Whether an Accept value admits application/json (RFC 9110 §12.5.1): a range that covers it with a q above 0. */
+export function acceptAdmitsJson(value: string | undefined): boolean {
+  if (value === undefined || value.trim() === '') return true
+  return value.split(',').some((range) => {
+    const [type = '', ...parameters] = range.split(';')
+    const q = parameters.map((parameter) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(parameter)?.[1]).find((found) => found !== undefined)
+    const admits = ['*/*', 'application/*', 'application/json'].includes(type.trim().toLowerCase())
+    return admits && (q === undefined || Number(q) > 0)
+  })
+}
+
+/** A JSON value written with sorted members and numbers by their exact value (RFC 8259: `1.0` is `1`); undefined where a name repeats. */
+function canonicalJson(value: JsonValue): string {
+  if (value instanceof JsonNumber) return value.integer !== undefined ? value.integer.toString() : value.text.toLowerCase()
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson(value[name] as JsonValue)}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** The meaning of a body: its JSON value, or its octets when it is not JSON (or a member name repeats, which RFC 8259 §4 leaves open). */
+export function bodyMeaning(octets: string | undefined): string {
+  if (octets === undefined) return 'no body'
+  const text = Buffer.from(octets, 'latin1').toString('utf8')
+  const parsed = parseJson(text)
+  if (!parsed.ok || hasRepeatedName(text)) return `octets ${octets}`
+  return `json ${canonicalJson(parsed.value)}`
+}
+
+/** Whether a JSON text writes some member name twice in one object (a scan, strings respected). */
+export function hasRepeatedName(text: string): boolean {
+  const names: Array<Set<string>> = []
+  let index = 0
+  while (index < text.length) {
+    const character = text[index]
+    if (character === '{') names.push(new Set())
+    else if (character === '}') names.pop()
+    else if (character === '"') {
+      let end = index + 1
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
+      const string = text.slice(index, end + 1)
+      index = end
+      const after = text.slice(index + 1).trimStart()
+      const current = names.at(-1)
+      if (after.startsWith(':') && current) {
+        if (current.has(string)) return true
+        current.add(string)
+      }
+    }
+    index += 1
+  }
+  return false
+}
+
+export interface MeaningInput {
+  method: string
+  /** The segments of the path, and which are the fixed ones (the base URL's and `pets`). */
+  segments: Array<{ text: string; fixed: boolean }>
+  query: string | undefined
+  fields: readonly WireField[]
+  body: string | undefined
+  apiKey: string
+  /** Names of fields that carry no meaning for this API (the dictionary's), in lower case. */
+  meaningless: ReadonlySet<string>
+}
+
+/** What a request means, under the strict reading less the given relaxations. */
+export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>): string {
+  const segments = input.segments.map((segment) => (segment.fixed && !relaxed.has('fixed segments decoded') ? segment.text : normalisedUriPart(segment.text)))
+  const query = input.query === undefined ? [] : input.query.split('&').map(normalisedUriPart)
+  const byName = new Map<string, string[]>()
+  for (const field of input.fields) {
+    const name = field.name.toLowerCase()
+    if (relaxed.has('fields without meaning ignored') && input.meaningless.has(name)) continue
+    byName.set(name, [...(byName.get(name) ?? []), field.value.replace(/^[ \t]+|[ \t]+$/g, '')])
+  }
+  const authorization = fieldValues(input.fields, 'authorization')
+  byName.delete('authorization')
+  // One space or several after the scheme are the same credentials (RFC 6750 §2.1: 1*SP); the scheme's case is the policy's SHOULD.
+  const key = authorization.map((value) => {
+    const state = keyInValue(value, input.apiKey)
+    const scheme = /^[ \t]*(\S*)/.exec(value)?.[1] ?? ''
+    return relaxed.has('scheme in any case') ? state : `${state} ${scheme}`
+  })
+  const accept = byName.get('accept')
+  byName.delete('accept')
+  const contentType = byName.get('content-type')
+  byName.delete('content-type')
+  const host = byName.get('host')
+  byName.delete('host')
+  return JSON.stringify({
+    method: input.method,
+    segments,
+    query,
+    key,
+    accept: accept === undefined ? 'admits json' : accept.length === 1 ? (acceptAdmitsJson(accept[0]) ? 'admits json' : accept) : accept,
+    contentType: contentType?.map((value) => mediaTypeOf(value) ?? value),
+    host: relaxed.has('host in any case') ? host?.map((value) => value.toLowerCase()) : host,
+    fields: [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+    body: bodyMeaning(input.body),
+  })
+}

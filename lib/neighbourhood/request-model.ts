@@ -1,0 +1,331 @@
+/**
+ * A request as a value with parts (policy §2b, the neighbourhood of a request): the method, each path segment
+ * (the base URL's own included), each query parameter, each header field (its name and value, the
+ * `Authorization` value split into scheme, separator and token) and the body, as JSON members or as text. Every
+ * text is octets, one per character (latin1), as it goes on the wire: an edit may put any octet anywhere, and
+ * the request is written exactly as its parts say, with nothing normalised.
+ */
+import type { Operation } from '../spec/petstore-api.js'
+
+export interface Field {
+  name: string
+  value: string
+}
+
+/** `Authorization: Bearer <key>` in its parts. */
+export interface Credentials {
+  name: string
+  scheme: string
+  separator: string
+  token: string
+}
+
+export type SegmentRole = 'base' | 'fixed' | 'id'
+
+export interface Segment {
+  role: SegmentRole
+  text: string
+}
+
+/** A flat JSON object's member: its name as written between the quotes, its value as JSON text. */
+export interface Member {
+  name: string
+  value: string
+}
+
+/** The body as members of a flat object (written `{"a":1,"b":2}`), or as text once an edit no longer keeps it one. */
+export type Body = { members: Member[] } | { text: string }
+
+export interface RequestModel {
+  operation: Operation
+  method: string
+  segments: Segment[]
+  query: Field[]
+  headers: Field[]
+  /**
+   * Fields the run puts on every request (its User-Agent, the extra headers a gateway needs): sent as they are,
+   * never edited (an extra header's value is a secret, and a gateway's key is not the interface's).
+   */
+  carried: Field[]
+  /** None on a plain request without the key; two when an edit gives the field twice. */
+  authorization: Credentials[]
+  body?: Body
+}
+
+export type PartKind =
+  | 'method'
+  | 'segment'
+  | 'query name'
+  | 'query value'
+  | 'header name'
+  | 'header value'
+  | 'auth name'
+  | 'auth scheme'
+  | 'auth separator'
+  | 'auth token'
+  | 'header fields'
+  | 'body text'
+  | 'member name'
+  | 'member value'
+
+/** One part of a request: its kind, and which one (the segment, parameter, field or member by its index). */
+export interface PartRef {
+  kind: PartKind
+  index: number
+  /** The part in words, stable from run to run: `segment v1`, `query value limit`, `header name Accept`. */
+  label: string
+}
+
+/** Text as octets: its UTF-8 bytes, one character each. */
+export function octetsOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1')
+}
+
+/** The JSON text of a body. */
+export function bodyText(body: Body): string {
+  return 'text' in body ? body.text : `{${body.members.map((member) => `"${member.name}":${member.value}`).join(',')}}`
+}
+
+/** Every part of a request, in a stable order. */
+export function partsOf(model: RequestModel): PartRef[] {
+  const parts: PartRef[] = [{ kind: 'method', index: 0, label: 'method' }]
+  model.segments.forEach((segment, index) => {
+    parts.push({ kind: 'segment', index, label: `${segment.role} segment ${segment.role === 'id' ? '{petId}' : segment.text}` })
+  })
+  model.query.forEach((field, index) => {
+    parts.push({ kind: 'query name', index, label: `query name ${field.name}` }, { kind: 'query value', index, label: `query value ${field.name}` })
+  })
+  model.headers.forEach((field, index) => {
+    parts.push({ kind: 'header name', index, label: `header name ${field.name}` }, { kind: 'header value', index, label: `header value ${field.name}` })
+  })
+  if (model.authorization.length > 0) {
+    for (const kind of ['auth name', 'auth scheme', 'auth separator', 'auth token'] as const) parts.push({ kind, index: 0, label: kind.replace('auth', 'Authorization') })
+  }
+  parts.push({ kind: 'header fields', index: 0, label: 'header fields' })
+  if (model.body) {
+    parts.push({ kind: 'body text', index: 0, label: 'body text' })
+    if ('members' in model.body) {
+      model.body.members.forEach((member, index) => {
+        parts.push({ kind: 'member name', index, label: `member name ${member.name}` }, { kind: 'member value', index, label: `member value ${member.name}` })
+      })
+    }
+  }
+  return parts
+}
+
+function cloneBody(body: Body): Body {
+  return 'members' in body ? { members: body.members.map((member) => ({ ...member })) } : { text: body.text }
+}
+
+function clone(model: RequestModel): RequestModel {
+  return {
+    ...model,
+    segments: model.segments.map((segment) => ({ ...segment })),
+    query: model.query.map((field) => ({ ...field })),
+    headers: model.headers.map((field) => ({ ...field })),
+    authorization: model.authorization.map((credentials) => ({ ...credentials })),
+    ...(model.body ? { body: cloneBody(model.body) } : {}),
+  }
+}
+
+const AUTH_PART = { 'auth name': 'name', 'auth scheme': 'scheme', 'auth separator': 'separator', 'auth token': 'token' } as const
+
+function membersOf(model: RequestModel): Member[] {
+  if (!model.body || !('members' in model.body)) throw new Error('the body has no members')
+  return model.body.members
+}
+
+/** The text of a part (the whole field list, for `header fields`, is none). */
+export function readPart(model: RequestModel, part: PartRef): string {
+  switch (part.kind) {
+    case 'method':
+      return model.method
+    case 'segment':
+      return model.segments[part.index]?.text ?? ''
+    case 'query name':
+      return model.query[part.index]?.name ?? ''
+    case 'query value':
+      return model.query[part.index]?.value ?? ''
+    case 'header name':
+      return model.headers[part.index]?.name ?? ''
+    case 'header value':
+      return model.headers[part.index]?.value ?? ''
+    case 'auth name':
+    case 'auth scheme':
+    case 'auth separator':
+    case 'auth token':
+      return model.authorization[0]?.[AUTH_PART[part.kind]] ?? ''
+    case 'header fields':
+      return ''
+    case 'body text':
+      return model.body ? bodyText(model.body) : ''
+    case 'member name':
+      return membersOf(model)[part.index]?.name ?? ''
+    case 'member value':
+      return membersOf(model)[part.index]?.value ?? ''
+  }
+}
+
+/** The request with one part's text replaced. */
+export function writePart(model: RequestModel, part: PartRef, text: string): RequestModel {
+  const edited = clone(model)
+  const at = <T>(items: T[]): T => {
+    const item = items[part.index]
+    if (item === undefined) throw new Error(`no ${part.label}`)
+    return item
+  }
+  switch (part.kind) {
+    case 'method':
+      edited.method = text
+      break
+    case 'segment':
+      at(edited.segments).text = text
+      break
+    case 'query name':
+      at(edited.query).name = text
+      break
+    case 'query value':
+      at(edited.query).value = text
+      break
+    case 'header name':
+      at(edited.headers).name = text
+      break
+    case 'header value':
+      at(edited.headers).value = text
+      break
+    case 'auth name':
+    case 'auth scheme':
+    case 'auth separator':
+    case 'auth token':
+      at(edited.authorization)[AUTH_PART[part.kind]] = text
+      break
+    case 'header fields':
+      throw new Error('the field list has no text of its own')
+    case 'body text':
+      edited.body = { text }
+      break
+    case 'member name':
+      at(membersOf(edited)).name = text
+      break
+    case 'member value':
+      at(membersOf(edited)).value = text
+      break
+  }
+  return edited
+}
+
+/** The unit a part belongs to, for drop and duplicate: the segment, parameter, field or member it is a part of. */
+type Unit = 'method' | 'segments' | 'query' | 'headers' | 'authorization' | 'members' | 'body'
+
+function unitOf(kind: PartKind): Unit {
+  if (kind === 'segment') return 'segments'
+  if (kind === 'query name' || kind === 'query value') return 'query'
+  if (kind === 'header name' || kind === 'header value' || kind === 'header fields') return 'headers'
+  if (kind.startsWith('auth')) return 'authorization'
+  if (kind === 'member name' || kind === 'member value') return 'members'
+  return kind === 'body text' ? 'body' : 'method'
+}
+
+/** Parts whose text is a value within a unit: dropping one leaves the unit with an empty value (`limit=`, `Accept: `, `Bearer KEY` without its separator). */
+const VALUE_PARTS: ReadonlySet<PartKind> = new Set(['query value', 'header value', 'auth scheme', 'auth separator', 'auth token', 'member value'])
+
+/**
+ * The request without a part: a value left empty (`limit=`, `Accept: `, `BearerKEY` without its separator); a
+ * name taken with its unit (the parameter, the field, the member); the segment gone; the method or body left empty.
+ */
+export function dropUnit(model: RequestModel, part: PartRef): RequestModel {
+  if (VALUE_PARTS.has(part.kind)) return writePart(model, part, '')
+  const edited = clone(model)
+  const remove = <T>(items: T[]) => items.splice(part.index, 1)
+  switch (unitOf(part.kind)) {
+    case 'method':
+      edited.method = ''
+      break
+    case 'segments':
+      remove(edited.segments)
+      break
+    case 'query':
+      remove(edited.query)
+      break
+    case 'headers':
+      remove(edited.headers)
+      break
+    case 'authorization':
+      edited.authorization = []
+      break
+    case 'members':
+      remove(membersOf(edited))
+      break
+    case 'body':
+      edited.body = { text: '' }
+      break
+  }
+  return edited
+}
+
+/** The request with the unit a part belongs to given twice, the copy right after it. */
+export function duplicateUnit(model: RequestModel, part: PartRef): RequestModel {
+  const edited = clone(model)
+  const twice = <T>(items: T[]) => {
+    const item = items[part.index]
+    if (item !== undefined) items.splice(part.index + 1, 0, structuredClone(item))
+  }
+  switch (unitOf(part.kind)) {
+    case 'method':
+      edited.method = `${model.method}${model.method}`
+      break
+    case 'segments':
+      twice(edited.segments)
+      break
+    case 'query':
+      twice(edited.query)
+      break
+    case 'headers':
+      twice(edited.headers)
+      break
+    case 'authorization':
+      twice(edited.authorization)
+      break
+    case 'members':
+      twice(membersOf(edited))
+      break
+    case 'body': {
+      const text = readPart(model, part)
+      edited.body = { text: `${text}${text}` }
+      break
+    }
+  }
+  return edited
+}
+
+/** The request-target: the segments joined, and the query. */
+export function targetOf(model: RequestModel): string {
+  const path = `/${model.segments.map((segment) => segment.text).join('/')}`
+  return model.query.length === 0 ? path : `${path}?${model.query.map((field) => `${field.name}=${field.value}`).join('&')}`
+}
+
+/** The header fields as sent, in order, the Authorization fields last. */
+export function fieldLines(model: RequestModel): Field[] {
+  return [
+    ...model.headers,
+    ...model.carried,
+    ...model.authorization.map((credentials) => ({ name: credentials.name, value: `${credentials.scheme}${credentials.separator}${credentials.token}` })),
+  ]
+}
+
+/** The body's octets (JSON text written as octets), or undefined without a body. */
+export function bodyOctetsOf(model: RequestModel): string | undefined {
+  return model.body ? bodyText(model.body) : undefined
+}
+
+/**
+ * The request's head as it goes on the wire, octet for octet: the request line, every field as the parts say,
+ * `Connection: close` (each edited request has a connection of its own, so an edit that breaks the framing
+ * breaks no other request), and the body's length.
+ */
+export function wireHead(model: RequestModel): string {
+  const body = bodyOctetsOf(model)
+  const lines = [`${model.method} ${targetOf(model)} HTTP/1.1`, ...fieldLines(model).map((field) => `${field.name}: ${field.value}`), 'Connection: close']
+  if (body !== undefined) lines.push(`Content-Length: ${body.length}`)
+  return `${lines.join('\r\n')}\r\n\r\n`
+}

@@ -1,0 +1,115 @@
+/**
+ * A request's head read the way RFC 9112 reads it, for the invariants: its method, target and fields, and
+ * whether HTTP itself refuses the message as written (then the HTTP layer may answer 400 with a body of its own,
+ * or close the connection, and that is no fault of the API). The key is read here too: whether the request
+ * carries the valid Bearer key, may carry it in a lenient reading, or does not carry it at all.
+ */
+
+export interface WireField {
+  name: string
+  value: string
+}
+
+export interface WireReading {
+  method: string
+  target: string
+  fields: WireField[]
+  /** Why HTTP/1.1 refuses the message as written, when it does. */
+  invalid?: string
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** A field value's octets: VCHAR, obs-text, SP and HTAB (RFC 9110 §5.5). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/** The octets a request-target may hold (RFC 3986 pchar, `/`, `?`, and `%` of an escape). */
+const TARGET = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/
+
+/** The heads read most recently: a plain request's head is read once per edit of it, and every head by the oracle and the rules of every answer. */
+const recentReadings = new Map<string, WireReading>()
+const RECENT_READINGS = 64
+
+/** Reads a head as RFC 9112 does: lines end in CRLF, the request line first. */
+export function readWire(head: string): WireReading {
+  const known = recentReadings.get(head)
+  if (known) return known
+  const reading = readHead(head)
+  if (recentReadings.size >= RECENT_READINGS) recentReadings.delete(recentReadings.keys().next().value as string)
+  recentReadings.set(head, reading)
+  return reading
+}
+
+function readHead(head: string): WireReading {
+  const lines = head.replace(/\r\n\r\n$/, '').split('\r\n')
+  const requestLine = lines[0] ?? ''
+  const parts = requestLine.split(' ')
+  const method = parts.length === 3 ? (parts[0] ?? '') : (requestLine.split(' ')[0] ?? '')
+  const target = parts.length === 3 ? (parts[1] ?? '') : parts.slice(1, -1).join(' ')
+  const fields: WireField[] = []
+  const problems: string[] = []
+  if (parts.length !== 3 || parts[2] !== 'HTTP/1.1') problems.push('the request line is not method, target and version with one space between')
+  if (!TOKEN.test(method)) problems.push('the method is not a token')
+  if (!TARGET.test(target) || !target.startsWith('/') || /%(?![0-9A-Fa-f]{2})/.test(target)) problems.push('the target holds an octet a URI may not, or a broken escape')
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':')
+    const name = colon < 0 ? line : line.slice(0, colon)
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '')
+    if (colon < 0 || !TOKEN.test(name)) problems.push(`a field line with no valid name: ${JSON.stringify(line.slice(0, 40))}`)
+    else if (!FIELD_VALUE.test(value) || /[\r\n]/.test(line)) problems.push(`the ${name} field holds a control octet`)
+    fields.push({ name, value })
+  }
+  const hosts = fields.filter((field) => field.name.toLowerCase() === 'host').length
+  if (hosts !== 1) problems.push(hosts === 0 ? 'there is no Host field' : 'there is more than one Host field')
+  return { method, target, fields, ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}) }
+}
+
+/** The values of one field, by its name in any letter case (field names are case-insensitive, RFC 9110 §5.1). */
+export function fieldValues(fields: readonly WireField[], name: string): string[] {
+  const wanted = name.toLowerCase()
+  return fields.filter((field) => field.name.toLowerCase() === wanted).map((field) => field.value)
+}
+
+/** `valid`: the request carries the key; `lenient`: a reading some servers take finds it; `none`: no reading does. */
+export type KeyState = 'valid' | 'lenient' | 'none'
+
+/** The key as an octet string, as it goes on the wire. */
+const octetsOfKey = (key: string) => Buffer.from(key, 'utf8').toString('latin1')
+
+/**
+ * Whether an Authorization value is `Bearer <key>`: the scheme in any letter case (RFC 9110 §11.1), one or more
+ * spaces (RFC 6750 §2.1), whitespace around the value stripped (RFC 9110 §5.5). CR, LF and NUL may be read as a
+ * space (RFC 9110 §5.5), and a tab as a separator, by lenient readers: such a value is `lenient`.
+ */
+export function keyInValue(value: string, key: string): KeyState {
+  const keyOctets = octetsOfKey(key)
+  const strict = value.replace(/^[ \t]+|[ \t]+$/g, '')
+  const match = /^([Bb][Ee][Aa][Rr][Ee][Rr]) +(.*)$/s.exec(strict)
+  if (match && match[2] === keyOctets) return 'valid'
+  // Only what HTTP lets a reader take for whitespace: SP, HTAB, and CR, LF and NUL read as SP (never U+00A0 and the like).
+  const lenient = value.replace(/[\r\n\0]/g, ' ').replace(/^[ \t]+|[ \t]+$/g, '')
+  const loose = /^bearer[ \t]+(.*)$/is.exec(lenient)
+  return loose && loose[1] === keyOctets ? 'lenient' : 'none'
+}
+
+/** Whether a request whose fields are these carries the key (`valid` as soon as one Authorization field does). */
+export function keyOfFields(fields: readonly WireField[], key: string): KeyState {
+  const states = fieldValues(fields, 'authorization').map((value) => keyInValue(value, key))
+  return states.includes('valid') ? 'valid' : states.includes('lenient') ? 'lenient' : 'none'
+}
+
+/**
+ * Whether a head carries the key, read strictly and leniently: a field line that a bare LF or CR splits may
+ * still carry it to a server that ends lines there (RFC 9112 §2.2 lets a recipient take a bare LF as a line end).
+ */
+export function keyOfWire(head: string, key: string): KeyState {
+  const strict = keyOfFields(readWire(head).fields, key)
+  if (strict === 'valid') return strict
+  const split = head
+    .replace(/\r\n\r\n$/, '')
+    .split(/\r\n|\n|\r/)
+    .slice(1)
+  const leniently = keyOfFields(
+    split.map((line) => ({ name: line.slice(0, Math.max(0, line.indexOf(':'))).trim(), value: line.slice(line.indexOf(':') + 1) })),
+    key,
+  )
+  return strict === 'lenient' || leniently !== 'none' ? 'lenient' : 'none'
+}

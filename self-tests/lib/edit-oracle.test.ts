@@ -1,0 +1,190 @@
+/**
+ * What the policy requires of an edited request's answer, worked out from the request as written (policy §2b):
+ * a spelling with the same meaning gets the plain answer (MUST, or SHOULD where the policy says so), a value made
+ * invalid gets the rows' refusal, a request without the key gets no access, and a message HTTP refuses is judged
+ * by the invariants alone.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { EDIT_FINDING_REQUIREMENTS, lenientLengths } from '../../lib/checks/edited-answers.js'
+import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
+import { expectationOf, integerReading } from '../../lib/neighbourhood/edit-oracle.js'
+import { isMalformedJson, MALFORMED_JSON_TEXTS } from '../../lib/neighbourhood/json-corpus.js'
+import { acceptAdmitsJson } from '../../lib/neighbourhood/request-meaning.js'
+import { keyInValue, keyOfWire, readWire } from '../../lib/neighbourhood/wire-reading.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
+
+const KEY = 'a-key-of-twenty-four-chr'
+const context = { apiKey: KEY, baseSegments: ['v1'] }
+const HOST = 'Host: 127.0.0.1:8080'
+
+/** A head with these lines after the request line (Host first unless a line gives one). */
+function head(requestLine: string, ...fields: string[]): string {
+  return `${requestLine}\r\n${[...(fields.some((field) => /^host:/i.test(field)) ? [] : [HOST]), ...fields].join('\r\n')}\r\nConnection: close\r\n\r\n`
+}
+
+const AUTH = `Authorization: Bearer ${KEY}`
+const edit = { operator: 'case', valueClass: 'x', label: 'an edit' } as unknown as Edit
+const judge = (plain: string, edited: string, body?: { plain?: string; edited?: string }) =>
+  expectationOf({ head: plain, ...(body?.plain ? { body: body.plain } : {}) }, { head: edited, ...(body?.edited ? { body: body.edited } : {}) }, edit, context)
+
+const LIST = head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH)
+const GET = head('GET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH)
+
+describe('the same request in other words gets the plain answer', () => {
+  test.for([
+    ['the id percent-encoded', 'GET /v1/pets/%33%30 HTTP/1.1', 'getPet/equivalent-spellings', 'MUST'],
+    ['a query value percent-encoded', 'GET /v1/pets?limit=%37&status=available HTTP/1.1', 'listPets/equivalent-spellings', 'MUST'],
+    ['an escape in lower-case hex, of an unreserved octet', 'GET /v1/pets?limit=7&status=%61vailable HTTP/1.1', 'listPets/equivalent-spellings', 'MUST'],
+    ['a fixed segment percent-encoded', 'GET /v1/%70ets?limit=7&status=available HTTP/1.1', 'listPets/path-spelling-equivalent', 'SHOULD'],
+    ['the base segment percent-encoded', 'GET /%76%31/pets?limit=7&status=available HTTP/1.1', 'listPets/path-spelling-equivalent', 'SHOULD'],
+  ] as const)('%s: %s', ([, line, requirementId, level]) => {
+    const plain = line.includes('/pets/') ? GET : LIST
+    expect(judge(plain, head(line, 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'plain answer', requirementId, level })
+  })
+
+  test('field names in any case, whitespace around a value, one or more spaces after the scheme: MUST', () => {
+    for (const fields of [
+      ['ACCEPT: application/json', AUTH],
+      ['Accept:   application/json  ', AUTH],
+      ['Accept: application/json', `authorization: Bearer  ${KEY}`],
+    ]) {
+      expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', ...fields)).judgement).toMatchObject({ kind: 'plain answer', level: 'MUST' })
+    }
+  })
+
+  test('the scheme in another case: the policy’s SHOULD; a field that carries no meaning: SHOULD', () => {
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', `Authorization: BEARER ${KEY}`)).judgement).toMatchObject({
+      requirementId: 'auth/scheme-case-insensitive',
+      level: 'SHOULD',
+    })
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH, 'Referer: https://example.com/')).judgement).toMatchObject({
+      requirementId: 'responses/meaningless-fields-ignored',
+      level: 'SHOULD',
+    })
+  })
+
+  test('an Accept that admits JSON in other words is the plain request', () => {
+    for (const accept of ['*/*', 'application/*', 'text/html;q=0.9, application/json;q=0.8', 'APPLICATION/JSON']) {
+      expect(acceptAdmitsJson(accept), accept).toBe(true)
+      expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', `Accept: ${accept}`, AUTH)).judgement.kind, accept).toBe('plain answer')
+    }
+    expect(acceptAdmitsJson('text/html')).toBe(false)
+    expect(acceptAdmitsJson('application/json;q=0')).toBe(false)
+  })
+})
+
+describe('a value made invalid gets the rows’ refusal, and never another pet', () => {
+  test.for(['0x1E', '3_0', '30.', '.30e2', '%EF%BC%93%EF%BC%90', '30%3B', '3a0'])('the id %s: 400 or 404 with an Error body', (id) => {
+    expect(judge(GET, head(`GET /v1/pets/${id} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement).toMatchObject({
+      kind: 'refused',
+      statuses: [400, 404],
+      requirementId: 'getPet/other-notations',
+    })
+  })
+
+  test('another decimal id: that pet or 404; a reading some parsers take: recorded', () => {
+    expect(judge(GET, head('GET /v1/pets/3 HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'pet', id: 3n })
+    for (const id of ['+30', '030', '30.0', '3e1'])
+      expect(judge(GET, head(`GET /v1/pets/${id} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement, id).toMatchObject({ kind: 'lenient pet', value: 30n })
+  })
+
+  test('a limit in another notation is the out-of-range row, and the lengths lenient parsers would read are worked out', () => {
+    const judgement = judge(LIST, head('GET /v1/pets?limit=0x7&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement
+    expect(judgement).toMatchObject({ kind: 'list', invalidLimit: '0x7', limits: [] })
+    expect([...lenientLengths('0x7')]).toContain(7)
+    expect([...lenientLengths(' 7')]).toContain(7)
+    expect([...lenientLengths('7_0')]).toContain(70)
+    expect([...lenientLengths('\u0667')]).toContain(7)
+  })
+
+  test('a limit given twice: the list is within the larger, when both are valid', () => {
+    expect(judge(LIST, head('GET /v1/pets?limit=7&limit=9&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'list', limits: [9n] })
+  })
+
+  test('a body RFC 8259 refuses, or a NewPet made invalid: exactly 400; a valid NewPet of other members: 201 as sent', () => {
+    const create = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 40')
+    const plain = '{"name":"n","categoryId":1,"status":"sold"}'
+    expect(judge(create, create, { plain, edited: '{"name":"n","categoryId":1,}' }).judgement).toMatchObject({
+      kind: 'refused',
+      statuses: [400],
+      requirementId: 'createPet/invalid-body-400',
+    })
+    expect(judge(create, create, { plain, edited: '{"name":"n","categoryId":"1"}' }).judgement).toMatchObject({ kind: 'refused', requirementId: 'createPet/invalid-body-400' })
+    expect(judge(create, create, { plain, edited: '{"name":"n","categoryId":1,"STATUS":"pending"}' }).judgement).toMatchObject({
+      kind: 'created',
+      pet: { name: 'n', categoryId: 1n },
+      requirementId: 'createPet/echoes-fields',
+    })
+    expect(judge(create, create, { plain, edited: '{ "status":"sold" ,"categoryId":1.0,"name":"\\u006e"}' }).judgement).toMatchObject({
+      kind: 'created',
+      requirementId: 'createPet/equivalent-spellings',
+    })
+  })
+})
+
+describe('without the key, no access; a message HTTP refuses, the invariants alone', () => {
+  test('the key dropped, or made another token, on an operation: 401; on a path the spec does not name: no access', () => {
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json')).judgement).toMatchObject({
+      statuses: [401],
+      requirementId: 'auth/missing-key-401',
+    })
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', `Authorization: Bearer ${KEY}%00`)).judgement).toMatchObject({
+      requirementId: 'auth/key-lookalike-401',
+    })
+    expect(judge(LIST, head('GET /V1/pets HTTP/1.1', 'Accept: application/json')).judgement).toMatchObject({ kind: 'no access', requirementId: 'auth/no-access-without-key' })
+  })
+
+  test('a control octet in a field, a space in the target, no Host or two: HTTP refuses the message', () => {
+    for (const wire of [
+      head('GET /v1/pets HTTP/1.1', `Authorization: Bearer ${KEY}\x01`),
+      head('GET /v1/pets /x HTTP/1.1', AUTH),
+      `GET /v1/pets HTTP/1.1\r\n${AUTH}\r\n\r\n`,
+      head('GET /v1/pets HTTP/1.1', HOST, HOST, AUTH),
+    ]) {
+      const expectation = judge(LIST, wire)
+      expect(expectation.invalidMessage, JSON.stringify(wire)).toBeDefined()
+    }
+    expect(readWire(LIST).invalid).toBeUndefined()
+  })
+
+  test('the key is read as RFC 9110 and RFC 6750 read it, and leniently where a reader may', () => {
+    expect(keyInValue(`Bearer ${KEY}`, KEY)).toBe('valid')
+    expect(keyInValue(`bEaReR   ${KEY}  `, KEY)).toBe('valid')
+    expect(keyInValue(`Bearer\t${KEY}`, KEY)).toBe('lenient')
+    expect(keyInValue(`Bearer ${KEY}\0`, KEY)).toBe('lenient')
+    expect(keyInValue(`Bearer ${KEY.slice(0, 5)}\0${KEY.slice(5)}`, KEY)).toBe('none')
+    expect(keyInValue(`Bearer ${KEY}\u00a0`, KEY)).toBe('none')
+    expect(keyInValue(`Bearer${KEY}`, KEY)).toBe('none')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\nAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
+  })
+
+  test('integers read the way the spec reads them, and the readings some parsers take', () => {
+    expect(integerReading('30')).toEqual({ kind: 'decimal', value: 30n })
+    expect(integerReading('-0')).toEqual({ kind: 'lenient', value: 0n })
+    expect(integerReading('3.0e1')).toEqual({ kind: 'lenient', value: 30n })
+    expect(integerReading('300e-1')).toEqual({ kind: 'lenient', value: 30n })
+    expect(integerReading('30.5')).toBeUndefined()
+    expect(integerReading('0x1E')).toBeUndefined()
+  })
+})
+
+describe('the corpus and the requirements the edits are charged to', () => {
+  test('every n_ text of JSONTestSuite is one RFC 8259 refuses', () => {
+    expect(MALFORMED_JSON_TEXTS.length).toBeGreaterThan(180)
+    expect(MALFORMED_JSON_TEXTS.filter((entry) => !isMalformedJson(entry.text)).map((entry) => entry.name)).toEqual([])
+  })
+
+  test('every requirement the oracle, the judge and the neighbourhood suite name is one the vitest runner gives a run-wide test', () => {
+    const files = [
+      join(packageRoot, 'lib', 'neighbourhood', 'edit-oracle.ts'),
+      join(packageRoot, 'lib', 'checks', 'edited-answers.ts'),
+      ...readdirSync(join(packageRoot, 'suites', 'neighbourhood')).map((file) => join(packageRoot, 'suites', 'neighbourhood', file)),
+    ]
+    const named = new Set(
+      files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'((?:auth|errors|responses|listPets|getPet|createPet)\/[a-z0-9-]+)'/g)].map((match) => match[1] as string)),
+    )
+    expect([...named].filter((id) => !EDIT_FINDING_REQUIREMENTS.includes(id as never))).toEqual([])
+  })
+})

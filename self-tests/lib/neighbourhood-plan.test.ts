@@ -1,0 +1,125 @@
+/**
+ * The plan of the neighbourhood (policy §2b): every operator reaches every part it edits in every run, the key and
+ * the id take every octet value, every dictionary row and every n_ text of JSONTestSuite goes once, `deep` sends
+ * every value of every class, and --max-edits keeps every operator.
+ */
+import { describe, expect, test } from 'vitest'
+import { EDIT_OPERATORS, type OperatorId } from '../../lib/neighbourhood/edit-operators.js'
+import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
+import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
+import { MALFORMED_JSON_TEXTS } from '../../lib/neighbourhood/json-corpus.js'
+import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
+import { plainRequests } from '../../lib/neighbourhood/plain-requests.js'
+import { readPart } from '../../lib/neighbourhood/request-model.js'
+
+const KEY = 'a-key-of-twenty-four-chr'
+
+function plains(operations: Array<'listPets' | 'getPet' | 'createPet'> = ['listPets', 'getPet', 'createPet']) {
+  return plainRequests({
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    apiKey: KEY,
+    fields: { 'user-agent': 'petstore-conformance/0.0.0' },
+    list: { limit: 7, status: 'available' },
+    getId: 30n,
+    create: { name: 'run-n7777777', categoryId: 1n, status: 'sold' },
+    operations,
+  })
+}
+
+const SEEDS = [1, 2, 3, 424242, 2_147_483_647]
+
+describe('a full run edits every part with every operator', () => {
+  test.for(SEEDS)('seed %i: every request, part and operator pair has an edit', (seed) => {
+    const { coverage } = planEdits(plains(), { seed, every: false })
+    expect(coverage.filter((row) => row.edits === 0)).toEqual([])
+    // The ten operators, each on some part.
+    expect(new Set(coverage.map((row) => row.operator))).toEqual(new Set(EDIT_OPERATORS.map((operator) => operator.id)))
+  })
+
+  test('the parts are the method, every segment (the base URL’s included), parameter, field and the Authorization parts, and the body', () => {
+    const labels = new Set(planEdits(plains(), { seed: 1, every: false }).coverage.map((row) => row.part))
+    for (const part of [
+      'method',
+      'base segment v1',
+      'fixed segment pets',
+      'id segment {petId}',
+      'query name limit',
+      'query value status',
+      'header name Host',
+      'header value Accept',
+      'Authorization scheme',
+      'Authorization separator',
+      'Authorization token',
+      'header fields',
+      'body text',
+      'member value categoryId',
+    ]) {
+      expect(labels, part).toContain(part)
+    }
+  })
+
+  test('the key and the id take every octet value, each once, whatever the seed', () => {
+    for (const seed of SEEDS) {
+      const { edits } = planEdits(plains(), { seed, every: false })
+      const octets = (request: string, part: string) =>
+        new Set(
+          edits
+            .filter((edit) => edit.operator === 'octet' && edit.plain.name === request && edit.part.label === part && edit.valueClass.startsWith('octet 0x'))
+            .map((edit) => edit.valueClass),
+        )
+      expect(octets('GET /pets with the key', 'Authorization token').size).toBe(256)
+      expect(octets('GET /pets/{id} with the key', 'id segment {petId}').size).toBe(256)
+    }
+  })
+
+  test('every field and member of the dictionaries goes to a request with the key and to one without it, and every n_ text as the body', () => {
+    const { edits } = planEdits(plains(), { seed: 7, every: false })
+    for (const keyless of [false, true]) {
+      const sent = (operator: OperatorId) => edits.filter((edit) => edit.operator === operator && edit.plain.keyless === keyless)
+      expect(new Set(sent('add-field').map((edit) => `${edit.field?.name}: ${edit.field?.value}${edit.field?.codesBody ? ' coded' : ''}`)).size).toBe(FIELD_DICTIONARY.length)
+      expect(new Set(sent('add-member').map((edit) => edit.valueClass)).size).toBe(MEMBER_DICTIONARY.length)
+    }
+    const bodies = new Set(edits.filter((edit) => edit.corpus === 'n_' && edit.valueClass.startsWith('n_ body')).map((edit) => edit.valueClass))
+    expect(bodies.size).toBe(MALFORMED_JSON_TEXTS.length)
+  })
+
+  test('the seed chooses the values: two seeds send different edits of the same classes', () => {
+    const labels = (seed: number) => planEdits(plains(), { seed, every: false }).edits.map((edit) => `${edit.plain.name} ${edit.label}`)
+    expect(labels(1)).not.toEqual(labels(2))
+    expect(labels(1)).toEqual(labels(1))
+  })
+
+  test('a smoke run edits the reads only', () => {
+    const { edits } = planEdits(plains(['listPets', 'getPet']), { seed: 1, every: false })
+    expect(new Set(edits.map((edit) => edit.plain.model.method))).toEqual(new Set(['GET']))
+  })
+})
+
+describe('deep sends every value, and --max-edits a sample that keeps every operator', () => {
+  test('deep: every value of every class of every keyed request and part', () => {
+    const full = planEdits(plains(), { seed: 1, every: false }).edits.length
+    const deep = planEdits(plains(), { seed: 1, every: true }).edits
+    expect(deep.length).toBeGreaterThan(5 * full)
+    // Every C0 control, DEL and octet past 0x7F, before, inside or after the Accept value.
+    const accept = deep.filter(
+      (edit) => edit.operator === 'octet' && !edit.plain.keyless && edit.plain.name === 'GET /pets with the key' && edit.part.label === 'header value Accept',
+    )
+    expect(accept.length).toBe(31 + 1 + 1 + 1 + 128 + 128)
+  })
+
+  test.for([20, 40, 300])('--max-edits %i: at most that many, every operator among them', (budget) => {
+    const { edits } = planEdits(plains(), { seed: 5, every: false, maxEdits: budget })
+    expect(edits.length).toBe(budget)
+    expect(new Set(edits.map((edit) => edit.operator))).toEqual(new Set<OperatorId>(EDIT_OPERATORS.map((operator) => operator.id)))
+  })
+})
+
+describe('the edits change one part and nothing else', () => {
+  test('each edit of a text part leaves every other part as it was', () => {
+    const { edits } = planEdits(plains(), { seed: 3, every: false })
+    for (const edit of edits.filter((candidate) => ['case', 'percent', 'octet', 'notation'].includes(candidate.operator))) {
+      expect(readPart(edit.model, edit.part), edit.label).not.toBe(readPart(edit.plain.model, edit.part))
+      expect(edit.model.method === edit.plain.model.method || edit.part.kind === 'method', edit.label).toBe(true)
+    }
+  })
+})

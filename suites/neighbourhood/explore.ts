@@ -1,0 +1,145 @@
+/**
+ * The neighbourhood of the run's plain requests (policy §2b): the plan made once per run, then, per operation,
+ * the plain requests and every planned edit of them sent as written, each answer held to what the edit oracle
+ * says of it and to the rules of every answer. A create the service refused is looked for afterwards by its name.
+ */
+import type { Check } from '../../lib/checks/check.js'
+import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
+import { countOfStatus } from '../../lib/data/store-survey.js'
+import { expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
+import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
+import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
+import { numberedCreate, plainRequests, type WireRequest, wireOf } from '../../lib/neighbourhood/plain-requests.js'
+import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood/request-model.js'
+import { type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import { categoryId, knownIds } from '../fixtures.js'
+
+export interface NeighbourhoodPlan {
+  plains: PlainRequest[]
+  edits: PlannedEdit[]
+  status: { list: PetStatus; create: PetStatus }
+}
+
+/** The limit of the plain list request: far from the default page (20) and the maximum (100), small enough for a store to fill. */
+export const PLAIN_LIMIT = 7
+
+/** The operations whose neighbourhoods a profile explores: smoke edits reads only. */
+function operationsOf(check: Check): Operation[] {
+  return check.isReadOnly ? ['listPets', 'getPet'] : ['listPets', 'getPet', 'createPet']
+}
+
+/** The plan of the run, made once whichever check asks first. */
+export function neighbourhoodPlan(check: Check): Promise<NeighbourhoodPlan> {
+  return check.once('neighbourhood: the plan', async () => {
+    const survey = await check.survey()
+    const counts = PET_STATUSES.map((status) => ({ status, count: countOfStatus(survey, status) }))
+    const fullest = counts.reduce((best, next) => (next.count > best.count ? next : best)).status
+    const emptiest = counts.reduce((best, next) => (next.count < best.count ? next : best)).status
+    const [id = 1n] = knownIds(survey, 1)
+    const plains = plainRequests({
+      baseUrl: check.context.baseUrl,
+      apiKey: check.context.apiKey,
+      fields: check.client.fields,
+      list: { limit: PLAIN_LIMIT, status: fullest },
+      getId: id,
+      create: { name: check.petName('n7777777'), categoryId: categoryId(check), status: emptiest },
+      operations: operationsOf(check),
+    })
+    const { edits, coverage } = planEdits(plains, { seed: check.context.seed, every: check.context.profile === 'deep', maxEdits: check.context.maxEdits })
+    check.neighbourhood.coverage = coverage
+    check.neighbourhood.planned = edits.length + plains.length
+    return { plains, edits, status: { list: fullest, create: emptiest } }
+  })
+}
+
+function oracleContext(check: Check): OracleContext {
+  return { apiKey: check.context.apiKey, baseSegments: new URL(check.context.baseUrl).pathname.split('/').filter((segment) => segment !== '') }
+}
+
+/** The fields of a request as evidence shows them: by name in lower case, a field given twice joined. */
+function evidenceFields(model: RequestModel): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const field of fieldLines(model)) {
+    const name = field.name.toLowerCase()
+    fields[name] = fields[name] === undefined ? field.value : `${fields[name]}, ${field.value}`
+  }
+  return fields
+}
+
+/** Sends a request as written: recorded as the operation its path names (or a probe), timed out under the edited operation's name. */
+export async function sendAsWritten(check: Check, model: RequestModel, wire: WireRequest, as: OperationExchange['operation']): Promise<OperationExchange> {
+  const exchange = await check.api.wire(
+    { method: model.method, target: targetOf(model), head: wire.head, ...(wire.body !== undefined ? { body: wire.body } : {}), fields: evidenceFields(model) },
+    as,
+    `edits of ${model.method === 'POST' ? 'POST /pets' : model.segments.some((segment) => segment.role === 'id') ? 'GET /pets/{id}' : 'GET /pets'}`,
+  )
+  check.neighbourhood.sent += 1
+  if (exchange.request.method === 'POST' && exchange.response?.status === 201) check.neighbourhood.created += 1
+  return exchange
+}
+
+/** The lengths of the plain list's status: its full page and its default page, for a limit in another notation. */
+async function listContext(check: Check, status: PetStatus): Promise<ListContext> {
+  const survey = await check.survey()
+  const defaultPage = await check.shared(`list:status=${status}`, (api) => api.listPets({ status }))
+  const length = (exchange: OperationExchange) => {
+    const body = exchange.response?.status === 200 ? check.expect.json(exchange) : undefined
+    return Array.isArray(body) ? body.length : 0
+  }
+  return { fullPage: length(survey.byStatus[status]), defaultPage: length(defaultPage) }
+}
+
+export interface EditedCreate {
+  number: number
+  edit: PlannedEdit
+  exchange: OperationExchange
+}
+
+/**
+ * The plain requests of one operation and every planned edit of them, judged. Gives the refused creates, for the
+ * search for a pet stored all the same, and the edits that got no answer.
+ */
+export async function exploreOperation(check: Check, operation: Operation): Promise<{ refusedCreates: EditedCreate[]; unanswered: OperationExchange[]; notSent: number }> {
+  const plan = await neighbourhoodPlan(check)
+  const context = oracleContext(check)
+  const lists = operation === 'listPets' ? await listContext(check, plan.status.list) : undefined
+  const plains = plan.plains.filter((plain) => plain.model.operation === operation)
+  const plainAnswers = new Map<PlainRequest, OperationExchange>()
+  await Promise.all(
+    plains.map(async (plain) => {
+      const wire = numberedCreate(wireOf(plain.model), 0)
+      const exchange = await sendAsWritten(check, plain.model, wire, operation)
+      check.adopt([exchange])
+      plainAnswers.set(plain, exchange)
+    }),
+  )
+  const keyed = plains.find((plain) => !plain.keyless)
+  const keyedStatus = keyed ? (plainAnswers.get(keyed)?.response?.status ?? 0) : 0
+  const served = keyedStatus >= 200 && keyedStatus < 300
+  const refusedCreates: EditedCreate[] = []
+  const unanswered: OperationExchange[] = []
+  let notSent = 0
+  const edits = plan.edits.filter((edit) => edit.plain.model.operation === operation)
+  await Promise.all(
+    edits.map(async (edit, index) => {
+      const number = index + 1
+      const plainWire = numberedCreate(wireOf(edit.plain.model), number)
+      const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
+      const expectation = expectationOf(plainWire, wire, edit, context)
+      const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe')
+      if (exchange.failure?.notSent) {
+        notSent += 1
+        return
+      }
+      const plain = plainAnswers.get(edit.plain)
+      const judged = judgeEditedAnswer(exchange, expectation, plain, { plainLimit: BigInt(PLAIN_LIMIT), ...(lists ? { lists } : {}) })
+      // A refusal is evidence only from a target that serves the plain request with the key: otherwise only failures count.
+      const findings = served ? judged : judged.filter((finding) => !finding.ok)
+      if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)
+      check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
+      const status = exchange.response?.status ?? 0
+      if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
+    }),
+  )
+  return { refusedCreates, unanswered, notSent }
+}
