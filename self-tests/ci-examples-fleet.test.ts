@@ -122,7 +122,13 @@ describe('the workflow runs as it says', () => {
       // A production target's rate limit would only make the test wait: here every target is on loopback.
       writeFileSync(join(cwd, 'fleet.yaml'), fleet.replace(/^ *rateLimit: \d+\n/gm, ''))
       // PETSTORE_* variables apply under the file: the generated cases of the variant score, to keep the test quick.
-      const env = { FLEET_SEED: '7', PETSTORE_NUM_RUNS: '5', PETSTORE_SEQUENCES: '2', ...Object.fromEntries(fleetTargets.map((target) => [target.apiKeyEnv, API_KEY])) }
+      const env = {
+        FLEET_SEED: '7',
+        PETSTORE_NUM_RUNS: '5',
+        PETSTORE_SEQUENCES: '2',
+        PETSTORE_MAX_EDITS: '40',
+        ...Object.fromEntries(fleetTargets.map((target) => [target.apiKeyEnv, API_KEY])),
+      }
       const shards = workflow.jobs.shard?.strategy?.matrix.shard ?? []
       const codes = await Promise.all(shards.map((shard) => runLine((shardStep().run ?? '').replaceAll('${{ matrix.shard }}', String(shard)), cwd, env)))
       expect(codes).toEqual(shards.map(() => 0))

@@ -5,6 +5,7 @@
  */
 
 import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../lib/http/json.js'
+import type { OperatorId } from '../lib/neighbourhood/edit-operators.js'
 import type { RequirementId } from '../lib/spec/catalogue.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
@@ -24,8 +25,11 @@ export interface Variant {
   catches?: RequirementId[]
   /** For a look-alike: SHOULD requirements it may warn on (it must never fail one). */
   allowedWarnings?: RequirementId[]
-  /** Only an edit of the neighbourhood shows it (policy §2b): the score runs the whole neighbourhood, not a sample of it. */
-  provenByEdits?: true
+  /**
+   * Only an edit of the neighbourhood shows it (policy §2b), one of these operators': the score applies them on every
+   * part (the whole plan of those operators), not a sample of every operator.
+   */
+  provenByEdits?: readonly OperatorId[]
   /** The store the variant starts with, when it is not the empty reference store. */
   store?: () => PetStore
   wrap: (reference: Handler, context: VariantContext) => Handler

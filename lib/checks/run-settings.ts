@@ -17,6 +17,7 @@ type AsDefined =
   | 'consistencyWindowMs'
   | 'categoryIds'
   | 'namePrefix'
+  | 'editOperators'
 
 export type RunSettings = { [K in AsDefined]: SettingValue<K> } & {
   /** The target the run resolved to (the embedded reference's when none was given), and the key it sends. */

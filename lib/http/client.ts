@@ -98,6 +98,12 @@ export interface OutgoingRequest {
    * body octets; it is never sent again after a failure in transit (an edit may well make the target close).
    */
   wire?: string
+  /**
+   * An edited read whose message HTTP accepts as written: it may go on a kept-alive connection of edited requests
+   * (its head then says nothing of closing), and is sent again once, on a connection of its own, if the target
+   * closed the kept-alive one before answering. Anything else an edit makes goes on a connection of its own.
+   */
+  wireKeptAlive?: boolean
 }
 
 export interface RecordedRequest {
@@ -245,6 +251,7 @@ export class HttpClient {
   private freshConnections?: Dispatcher
   /** The connections of edited requests, and the heads they write (wire-heads.ts): made when first needed. */
   private wireConnections?: Dispatcher
+  private wireKeptAlive?: Dispatcher
   private wireHeads?: WireHeads
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
@@ -344,7 +351,7 @@ export class HttpClient {
     })
     const { stop } = this.options
     const { operation } = request
-    let fresh = recorded.method !== 'GET' && this.unannouncedCloses.length > 0
+    let fresh = (recorded.method !== 'GET' && this.unannouncedCloses.length > 0) || (request.wire !== undefined && !request.wireKeptAlive)
     for (let attempt = 0; ; attempt++) {
       if (stop?.aborted) return ended({ failure: stopped(stop) })
       // Each attempt is a request of its own at the target: a span of its own.
@@ -369,8 +376,14 @@ export class HttpClient {
         this.keptBodies.keep(response)
         return ended({ response })
       }
-      // An edited request is judged on what it got: a target may rightly close the connection on it.
-      if (recorded.wire !== undefined) return ended({ failure: outcome.failure })
+      // An edited request is judged on what it got: a target may rightly close the connection on it. An edited read
+      // whose kept-alive connection the target had closed goes once more, on a connection of its own.
+      if (recorded.wire !== undefined) {
+        if (fresh || (outcome.failure.kind !== 'dropped' && outcome.failure.kind !== 'connection')) return ended({ failure: outcome.failure })
+        fresh = true
+        retried(0, { failure: outcome.failure.message })
+        continue
+      }
       // A read cut because another request to its operation timed out goes again, behind the operation's gate.
       if (recorded.method === 'GET' && canRetry && outcome.failure.kind === 'cut') {
         retried(0, { failure: outcome.failure.message })
@@ -474,7 +487,7 @@ export class HttpClient {
       const body = request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}
       const answer =
         request.wire !== undefined
-          ? await this.wireRequest(origin, request.wire, body, signal)
+          ? await this.wireRequest(origin, request.wire, body, signal, fresh)
           : await (fresh ? this.freshConnectionAgent() : this.dispatcher).request({
               origin,
               // The URL as recorded, less its origin: a path sent as written stays as written.
@@ -524,15 +537,24 @@ export class HttpClient {
   }
 
   /** An edited request: undici carries it with a marker, and the connection writes the registered head in its place. */
-  private async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  private async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal, ownConnection: boolean): Promise<Dispatcher.ResponseData> {
     if (this.options.proxy?.httpProxy || this.options.proxy?.httpsProxy) {
       throw new Error('an edited request is written octet for octet on a connection of its own, which the suite does not do through a proxy')
     }
     this.wireHeads ??= new WireHeads()
-    this.wireConnections ??= new Agent({ ...this.directOptions(), connect: this.wireHeads.connector(this.targetTls), pipelining: 0 })
+    const connector = this.wireHeads.connector(this.targetTls)
+    this.wireConnections ??= new Agent({ ...this.directOptions(), connect: connector, pipelining: 0 })
+    this.wireKeptAlive ??= new Agent({ ...this.directOptions(), connect: connector })
     const id = this.wireHeads.register(head)
     try {
-      return await this.wireConnections.request({ origin, path: '/', method: body.body === undefined ? 'GET' : 'POST', headers: { [WIRE_MARKER_FIELD]: id }, ...body, signal })
+      return await (ownConnection ? this.wireConnections : this.wireKeptAlive).request({
+        origin,
+        path: '/',
+        method: body.body === undefined ? 'GET' : 'POST',
+        headers: { [WIRE_MARKER_FIELD]: id },
+        ...body,
+        signal,
+      })
     } finally {
       this.wireHeads.forget(id)
     }
@@ -602,7 +624,7 @@ export class HttpClient {
   async close(): Promise<void> {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wireConnections?.close()])
+    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wireConnections?.close(), this.wireKeptAlive?.close()])
     this.keptBodies.discard()
   }
 
@@ -610,7 +632,7 @@ export class HttpClient {
   async destroy(): Promise<void> {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wireConnections?.destroy()])
+    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wireConnections?.destroy(), this.wireKeptAlive?.destroy()])
     this.keptBodies.discard()
   }
 }

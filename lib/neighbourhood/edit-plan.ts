@@ -46,7 +46,7 @@ const leftToTheParser = (name: string) => /^[iy]_ /.test(name)
 
 export function planEdits(
   plains: readonly PlainRequest[],
-  options: { seed: number; every: boolean; maxEdits?: number | undefined },
+  options: { seed: number; every: boolean; maxEdits?: number | undefined; operators?: readonly string[] | undefined },
 ): { edits: PlannedEdit[]; coverage: CoverageRow[] } {
   const { seed, every } = options
   /** The edits chosen, each made only once it is known to be sent. */
@@ -62,7 +62,7 @@ export function planEdits(
     for (const part of partsOf(plain.model)) {
       const text = readPart(plain.model, part)
       for (const operator of EDIT_OPERATORS) {
-        if (!operator.edits(part, text, plain.model)) continue
+        if (!operator.edits(part, text, plain.model) || !applies(operator.id, options.operators)) continue
         const where = `${plain.name}|${part.label}|${operator.id}`
         const place = every ? (value: string, count: number) => seededIndex(seed, `${where}|${value}`, count) : undefined
         const classes = operator.classes(plain.model, part, text, { sweep: sweeps(plain, part), ...(place ? { place } : {}) }).filter((editClass) => editClass.count > 0)
@@ -89,6 +89,8 @@ export function planEdits(
         for (const place of places) {
           if (every) for (let index = 0; index < place.editClass.count; index++) take(place, index)
           else if (leftToTheParser(place.editClass.name)) continue
+          // A field goes to every read with the key (where its answer is compared with the plain one), a member to the create.
+          else if (operator.id === 'add-field' && plain.model.method === 'GET') row(`${operator.id}|${place.editClass.name}|${plain.name}`, place)
           else if (DICTIONARY_OPERATORS.has(operator.id)) row(`${operator.id}|${place.editClass.name}`, place)
           else pick(place, `${where}|${place.editClass.name}`)
         }
@@ -97,14 +99,14 @@ export function planEdits(
   }
   for (const [key, places] of rows) pick(seededPick(seed, `${key}|place`, places), key)
   // Every operator reaches every part: a request and part no dictionary row went to gets one of its own.
-  for (const row of coverageOf(plains, chosen)) {
+  for (const row of coverageOf(plains, chosen, options.operators)) {
     const places = dictionaryPairs.get(`${row.request}|${row.part}|${row.operator}`)
     if (row.edits > 0 || !places) continue
     const name = `${row.request}|${row.part}|${row.operator}|left out`
     pick(seededPick(seed, name, places), name)
   }
   const sent = options.maxEdits !== undefined && chosen.length > options.maxEdits ? withinBudget(chosen, seed, options.maxEdits) : chosen
-  return { edits: sent.map(({ plain, editClass, index }) => ({ ...editClass.edit(index), plain })), coverage: coverageOf(plains, sent) }
+  return { edits: sent.map(({ plain, editClass, index }) => ({ ...editClass.edit(index), plain })), coverage: coverageOf(plains, sent, options.operators) }
 }
 
 /** An edit the plan chose: its class and its index there, made into a request only once it is kept. */
@@ -132,14 +134,17 @@ function withinBudget(edits: readonly Chosen[], seed: number, budget: number): C
   return edits.filter((edit) => kept.has(edit))
 }
 
+/** Whether an operator is among those the run applies (all, when none are named). */
+const applies = (operator: OperatorId, operators: readonly string[] | undefined) => operators === undefined || operators.length === 0 || operators.includes(operator)
+
 /** Edits per request, part and operator, every pair an operator edits listed (so a pair left out shows as 0). */
-function coverageOf(plains: readonly PlainRequest[], edits: readonly Chosen[]): CoverageRow[] {
+function coverageOf(plains: readonly PlainRequest[], edits: readonly Chosen[], operators?: readonly string[]): CoverageRow[] {
   const counts = new Map<string, CoverageRow>()
   for (const plain of plains) {
     for (const part of partsOf(plain.model)) {
       const text = readPart(plain.model, part)
       for (const operator of EDIT_OPERATORS) {
-        if (operator.edits(part, text, plain.model))
+        if (operator.edits(part, text, plain.model) && applies(operator.id, operators))
           counts.set(`${plain.name}|${part.label}|${operator.id}`, { request: plain.name, part: part.label, operator: operator.id, edits: 0 })
       }
     }

@@ -79,9 +79,9 @@ export interface WireRequest {
   body?: string
 }
 
-export function wireOf(request: RequestModel, bodyOctets?: string): WireRequest {
+export function wireOf(request: RequestModel, bodyOctets?: string, options: { keptAlive?: boolean } = {}): WireRequest {
   const body = bodyOctets ?? (request.body ? bodyText(request.body) : undefined)
-  const head = wireHead(request)
+  const head = wireHead(request, options)
   if (body === undefined) return { head }
   return { head: head.replace(/Content-Length: \d+\r\n\r\n$/, `Content-Length: ${body.length}\r\n\r\n`), body }
 }

@@ -124,6 +124,8 @@ export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>)
   const byName = new Map<string, string[]>()
   for (const field of input.fields) {
     const name = field.name.toLowerCase()
+    // How the message is framed and whether its connection stays open say nothing of what it asks (RFC 9112 §6, §9.6).
+    if (name === 'connection' || name === 'content-length') continue
     if (relaxed.has('fields without meaning ignored') && input.meaningless.has(name)) continue
     byName.set(name, [...(byName.get(name) ?? []), field.value.replace(/^[ \t]+|[ \t]+$/g, '')])
   }

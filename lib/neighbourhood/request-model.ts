@@ -320,12 +320,12 @@ export function bodyOctetsOf(model: RequestModel): string | undefined {
 
 /**
  * The request's head as it goes on the wire, octet for octet: the request line, every field as the parts say,
- * `Connection: close` (each edited request has a connection of its own, so an edit that breaks the framing
- * breaks no other request), and the body's length.
+ * `Connection: close` unless the request may share a connection (a request whose edit may break the framing has
+ * a connection of its own, so it breaks no other request), and the body's length.
  */
-export function wireHead(model: RequestModel): string {
+export function wireHead(model: RequestModel, { keptAlive = false }: { keptAlive?: boolean } = {}): string {
   const body = bodyOctetsOf(model)
-  const lines = [`${model.method} ${targetOf(model)} HTTP/1.1`, ...fieldLines(model).map((field) => `${field.name}: ${field.value}`), 'Connection: close']
+  const lines = [`${model.method} ${targetOf(model)} HTTP/1.1`, ...fieldLines(model).map((field) => `${field.name}: ${field.value}`), ...(keptAlive ? [] : ['Connection: close'])]
   if (body !== undefined) lines.push(`Content-Length: ${body.length}`)
   return `${lines.join('\r\n')}\r\n\r\n`
 }

@@ -13,6 +13,9 @@ import { filterEntrySelects, requirements } from '../spec/catalogue.js'
 import { type ExtraHeaders, extraHeadersProblem, parseExtraHeaders } from './extra-headers.js'
 import { Refused } from './refused.js'
 
+/** The edit operators of the neighbourhood (lib/neighbourhood/edit-operators.ts names each): what --edit-operators may name. */
+export const EDIT_OPERATOR_IDS: readonly string[] = ['drop', 'duplicate', 'case', 'percent', 'octet', 'notation', 'add-field', 'add-member', 'nest', 'json-text']
+
 /** `smoke`: read-only, no POST at all (policy §3); `full`: writes included; `deep`: full, with every value of every edit class (policy §2b). */
 export type Profile = 'smoke' | 'full' | 'deep'
 
@@ -278,6 +281,13 @@ export const SETTINGS = {
     parse: parseExtraHeaders,
     problem: extraHeadersProblem,
   } satisfies Setting<ExtraHeaders>,
+  editOperators: list({
+    flag: 'edit-operators',
+    env: 'PETSTORE_EDIT_OPERATORS',
+    defaultWords: 'all',
+    help: `the edit operators of the neighbourhood to apply (policy §2b), e.g. octet,notation to rerun only those: ${EDIT_OPERATOR_IDS.join(', ')}`,
+    problem: (entry) => (EDIT_OPERATOR_IDS.includes(entry) ? undefined : `--edit-operators: "${entry}" is no edit operator (one of ${EDIT_OPERATOR_IDS.join(', ')})`),
+  }),
   maxEdits: wholeNumber({
     flag: 'max-edits',
     env: 'PETSTORE_MAX_EDITS',

@@ -134,7 +134,7 @@ export class PetstoreApi {
    * names, or a probe; `operation` the words its timeouts are counted under.
    */
   async wire(
-    request: { method: string; target: string; head: string; body?: string; fields: Record<string, string> },
+    request: { method: string; target: string; head: string; body?: string; fields: Record<string, string>; keptAlive?: boolean },
     as: ExchangeKind,
     operation: string,
   ): Promise<OperationExchange> {
@@ -145,6 +145,7 @@ export class PetstoreApi {
         path: request.target,
         headers: request.fields,
         wire: request.head,
+        ...(request.keptAlive ? { wireKeptAlive: true } : {}),
         ...(request.body !== undefined ? { body: request.body, bodyIsOctets: true } : {}),
         operation,
       }),

@@ -35,7 +35,7 @@ const FLEET = [
 ]
 
 function fleetFile(folder: string, targets: readonly Target[]): string {
-  const lines = ['defaults:', '  profile: full', '  numRuns: 3', '  sequences: 1', 'targets:']
+  const lines = ['defaults:', '  profile: full', '  numRuns: 3', '  sequences: 1', '  maxEdits: 40', 'targets:']
   for (const [index, entry] of FLEET.entries()) lines.push(`  - name: ${entry.name}`, `    baseUrl: ${targets[index]?.baseUrl}`, '    apiKeyEnv: FLEET_KEY')
   lines.push('  - name: eu-unreachable', `    baseUrl: ${UNREACHABLE_BASE_URL}`, '    apiKeyEnv: FLEET_KEY', '    profile: smoke')
   const file = join(folder, 'fleet.yaml')

@@ -58,9 +58,11 @@ describe.concurrent('no pass without an answer that could have failed', () => {
     const refusesAll = { name: 'refuses-everything', description: 'every request answered 400', wrap: () => async () => errorResponse(400, 'refused', 'refused') }
     const target = await startVariant(refusesAll, { apiKey: API_KEY, store: withPets(new PetStore(), 110) })
     // The command's 10 sequences (fewer generated bodies), seed 3: the sequences refuse an out-of-range limit too, and must not pass it on that refusal either.
-    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', '3'], { ...WITH_KEY, PETSTORE_NUM_RUNS: '5' }, { commandDefaults: true }).finally(
-      () => target.close(),
-    )
+    const outcome = await runCli(
+      ['--base-url', target.baseUrl, '--profile', 'full', '--seed', '3'],
+      { ...WITH_KEY, PETSTORE_NUM_RUNS: '5', PETSTORE_MAX_EDITS: '40' },
+      { commandDefaults: true },
+    ).finally(() => target.close())
     expect(outcome.code).toBe(1)
     const verdicts = Object.fromEntries(byRefusing.map((id) => [id, verdictOf(outcome, id)]))
     expect(

@@ -124,6 +124,7 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
   clientKeyPassphrase: ['a-passphrase', 'a-passphrase'],
   headers: ['X-Tenant: acme-staging', { 'X-Tenant': 'acme-staging' }],
   maxEdits: ['300', 300],
+  editOperators: ['octet,notation', ['octet', 'notation']],
   rateLimit: ['5', 5],
   omitTraceparent: ['true', true],
   har: ['run.har', 'run.har'],

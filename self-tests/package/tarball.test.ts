@@ -28,7 +28,7 @@ const PARITY_FAULTS = ['limit-off-by-one', 'key-accepted-in-x-api-key', 'error-l
 /** How the vitest entry titles a requirement judged on the whole run. */
 const RUN_WIDE_TITLE_END = ', judged on every answer of the run'
 /** The same seed and numbers of generated cases for both runners. */
-const PARITY_SETTINGS = { seed: 11, numRuns: 2, sequences: 1 }
+const PARITY_SETTINGS = { seed: 11, numRuns: 2, sequences: 1, maxEdits: 40 }
 
 interface OutcomeRow {
   path: string
@@ -298,6 +298,7 @@ export default class OutcomeReporter {
       PETSTORE_REPORT_DIR: join(folder, 'action-reports'),
       PETSTORE_ACTION_HAR: 'exchanges.har',
       PETSTORE_QUIET: 'true',
+      PETSTORE_MAX_EDITS: '40',
       CI: 'true',
     })
     await run('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env, timeout: 50_000 }).catch((error) => {

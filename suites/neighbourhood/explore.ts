@@ -11,7 +11,8 @@ import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-pla
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { numberedCreate, plainRequests, type WireRequest, wireOf } from '../../lib/neighbourhood/plain-requests.js'
 import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood/request-model.js'
-import { type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import { readWire } from '../../lib/neighbourhood/wire-reading.js'
+import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId, knownIds } from '../fixtures.js'
 
 export interface NeighbourhoodPlan {
@@ -45,7 +46,12 @@ export function neighbourhoodPlan(check: Check): Promise<NeighbourhoodPlan> {
       create: { name: check.petName('n7777777'), categoryId: categoryId(check), status: emptiest },
       operations: operationsOf(check),
     })
-    const { edits, coverage } = planEdits(plains, { seed: check.context.seed, every: check.context.profile === 'deep', maxEdits: check.context.maxEdits })
+    const { edits, coverage } = planEdits(plains, {
+      seed: check.context.seed,
+      every: check.context.profile === 'deep',
+      maxEdits: check.context.maxEdits,
+      operators: check.context.editOperators,
+    })
     check.neighbourhood.coverage = coverage
     check.neighbourhood.planned = edits.length + plains.length
     return { plains, edits, status: { list: fullest, create: emptiest } }
@@ -66,12 +72,23 @@ function evidenceFields(model: RequestModel): Record<string, string> {
   return fields
 }
 
-/** Sends a request as written: recorded as the operation its path names (or a probe), timed out under the edited operation's name. */
-export async function sendAsWritten(check: Check, model: RequestModel, wire: WireRequest, as: OperationExchange['operation']): Promise<OperationExchange> {
+/**
+ * Sends a request as written: recorded as the operation its path names (or a probe), its timeouts counted under
+ * `timedAs`: a plain request under its operation's own name (an operation the other checks found dead is not
+ * waited for again), an edit under the edits of it.
+ */
+export async function sendAsWritten(check: Check, model: RequestModel, wire: WireRequest, as: OperationExchange['operation'], timedAs: string): Promise<OperationExchange> {
   const exchange = await check.api.wire(
-    { method: model.method, target: targetOf(model), head: wire.head, ...(wire.body !== undefined ? { body: wire.body } : {}), fields: evidenceFields(model) },
+    {
+      method: model.method,
+      target: targetOf(model),
+      head: wire.head,
+      ...(wire.body !== undefined ? { body: wire.body } : {}),
+      fields: evidenceFields(model),
+      keptAlive: !wire.head.endsWith('\r\nConnection: close\r\n\r\n'),
+    },
     as,
-    `edits of ${model.method === 'POST' ? 'POST /pets' : model.segments.some((segment) => segment.role === 'id') ? 'GET /pets/{id}' : 'GET /pets'}`,
+    timedAs,
   )
   check.neighbourhood.sent += 1
   if (exchange.request.method === 'POST' && exchange.response?.status === 201) check.neighbourhood.created += 1
@@ -108,13 +125,19 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
   await Promise.all(
     plains.map(async (plain) => {
       const wire = numberedCreate(wireOf(plain.model), 0)
-      const exchange = await sendAsWritten(check, plain.model, wire, operation)
+      const exchange = await sendAsWritten(check, plain.model, wire, operation, OPERATION_ROUTES[operation])
       check.adopt([exchange])
       plainAnswers.set(plain, exchange)
     }),
   )
   const keyed = plains.find((plain) => !plain.keyless)
-  const keyedStatus = keyed ? (plainAnswers.get(keyed)?.response?.status ?? 0) : 0
+  const keyedAnswer = keyed ? plainAnswers.get(keyed) : undefined
+  // An operation that did not answer its plain request would not answer its edits either: they are not sent.
+  check.require(
+    keyedAnswer?.response !== undefined,
+    `the plain ${OPERATION_ROUTES[operation]} request with the key got no answer (${keyedAnswer?.failure?.message ?? 'not sent'}), so its edits were not sent`,
+  )
+  const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
   const unanswered: OperationExchange[] = []
@@ -124,9 +147,11 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
     edits.map(async (edit, index) => {
       const number = index + 1
       const plainWire = numberedCreate(wireOf(edit.plain.model), number)
-      const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
+      // A read HTTP takes as written may share a connection; anything else has one of its own.
+      const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && readWire(wireOf(edit.model).head).invalid === undefined
+      const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
       const expectation = expectationOf(plainWire, wire, edit, context)
-      const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe')
+      const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`)
       if (exchange.failure?.notSent) {
         notSent += 1
         return

@@ -37,7 +37,7 @@ export const editFaults: Variant[] = [
     name: 'base-path-any-case-without-key',
     description: 'the router matches /V1 like /v1, but the auth middleware is mounted on /v1 exactly: /V1/pets is served without a key (case)',
     catches: ['auth/no-access-without-key'],
-    provenByEdits: true,
+    provenByEdits: ['case'],
     wrap:
       (reference, { apiKey }) =>
       async (request) =>
@@ -47,7 +47,7 @@ export const editFaults: Variant[] = [
     name: 'scheme-sliced-off',
     description: 'the token is the Authorization value after its first six characters, less the spaces before it: "BearerKEY" (the separator dropped) passes (drop)',
     catches: ['auth/key-lookalike-401', 'auth/no-access-without-key'],
-    provenByEdits: true,
+    provenByEdits: ['drop'],
     wrap: acceptedAsValid((request, apiKey) => {
       const value = request.headers.authorization ?? ''
       return /^bearer/i.test(value) && value.slice(6).replace(/^ +/, '') === apiKey
@@ -57,7 +57,7 @@ export const editFaults: Variant[] = [
     name: 'repeated-limit-uncapped',
     description: 'a limit given twice is read as a list, which no cap applies to: every pet is listed (duplicate)',
     catches: ['listPets/limit-max-100', 'listPets/limit-caps-size'],
-    provenByEdits: true,
+    provenByEdits: ['duplicate'],
     wrap:
       (reference, { store }) =>
       async (request) => {
@@ -72,7 +72,7 @@ export const editFaults: Variant[] = [
     name: 'authorization-percent-decoded',
     description: 'the Authorization value is percent-decoded before the token is compared (a gateway that decodes every header): %4B for K passes (percent)',
     catches: ['auth/key-lookalike-401', 'auth/no-access-without-key'],
-    provenByEdits: true,
+    provenByEdits: ['percent'],
     wrap: acceptedAsValid((request, apiKey) => {
       const value = request.headers.authorization ?? ''
       if (!/%[0-9A-Fa-f]{2}/.test(value)) return false
@@ -87,7 +87,7 @@ export const editFaults: Variant[] = [
     name: 'non-ascii-field-value-500',
     description: 'header values are decoded as ASCII, strictly: an octet past 0x7F in Accept, User-Agent, Host or Content-Type fails the request with 500 (octet)',
     catches: ['responses/no-server-error'],
-    provenByEdits: true,
+    provenByEdits: ['octet'],
     wrap: (reference) => async (request) => {
       const fields = ['accept', 'user-agent', 'host', 'content-type'].map((name) => request.headers[name] ?? '')
       return fields.some((value) => [...value].some((character) => character.charCodeAt(0) > 0x7f))
@@ -99,7 +99,7 @@ export const editFaults: Variant[] = [
     name: 'limit-read-with-parseInt',
     description: "the limit is read with JavaScript's parseInt: ' 7', '7.', '7,0' and '7e' are 7 (notation)",
     catches: ['listPets/limit-other-notations'],
-    provenByEdits: true,
+    provenByEdits: ['notation'],
     wrap: (reference) => async (request) => {
       const limit = request.query.get('limit')
       if (!isListPets(request) || limit === null || /^\d+$/.test(limit)) return reference(request)
@@ -114,7 +114,7 @@ export const editFaults: Variant[] = [
     name: 'forwarded-for-loopback-trusted',
     description: 'a request that says it comes from 127.0.0.1 (X-Forwarded-For, X-Real-IP) is taken as internal and served without a key (add a field)',
     catches: ['auth/no-access-without-key'],
-    provenByEdits: true,
+    provenByEdits: ['add-field'],
     wrap:
       (reference, { apiKey }) =>
       async (request) =>
@@ -124,7 +124,7 @@ export const editFaults: Variant[] = [
     name: 'plain-object-checked-by-constructor',
     description: 'the body is taken for a plain object only when its constructor is Object: a NewPet with a member named "constructor" is refused with 400 (add a member)',
     catches: ['createPet/returns-201-pet'],
-    provenByEdits: true,
+    provenByEdits: ['add-member'],
     wrap: (reference) => async (request) => {
       if (!isCreatePet(request)) return reference(request)
       const parsed = parseJson(request.body)
@@ -136,7 +136,7 @@ export const editFaults: Variant[] = [
     name: 'deep-member-500',
     description: 'a recursive sanitiser walks every member: a body nested past 100 levels overflows its stack and fails with 500 (nest)',
     catches: ['responses/no-server-error'],
-    provenByEdits: true,
+    provenByEdits: ['nest'],
     wrap: (reference) => async (request) =>
       isCreatePet(request) && depthOf(request.body) > 100 ? errorResponse(500, 'internal', 'Maximum call stack size exceeded') : reference(request),
   },
@@ -144,7 +144,7 @@ export const editFaults: Variant[] = [
     name: 'json-comments-read',
     description: 'bodies are read by a JSONC-minded parser that drops comments, so JSONTestSuite texts with a comment, which a JSON parser refuses, are read (JSON text)',
     catches: ['createPet/invalid-body-400'],
-    provenByEdits: true,
+    provenByEdits: ['json-text'],
     wrap: (reference) => async (request: ServiceRequest) => {
       if (!isCreatePet(request) || parseJson(request.body).ok) return reference(request)
       const read = withoutComments(request.body)
@@ -155,7 +155,7 @@ export const editFaults: Variant[] = [
     name: 'gzip-body-read-as-sent',
     description: 'Content-Encoding: gzip makes the service gunzip the body, unguarded: a body that is not gzip data fails the request with 500 (add a field)',
     catches: ['responses/no-server-error', 'createPet/content-encoding'],
-    provenByEdits: true,
+    provenByEdits: ['add-field'],
     wrap: (reference) => async (request) => {
       if (!isCreatePet(request) || request.headers['content-encoding'] !== 'gzip') return reference(request)
       return reference({ ...request, body: gunzipSync(Buffer.from(request.body, 'latin1')).toString('utf8') })
@@ -165,7 +165,7 @@ export const editFaults: Variant[] = [
     name: 'ajax-lists-wrapped',
     description: 'a request that says X-Requested-With: XMLHttpRequest gets its list wrapped as {"data": [...]}, the way a framework branches on request.ajax() (add a field)',
     catches: ['responses/meaningless-fields-ignored'],
-    provenByEdits: true,
+    provenByEdits: ['add-field'],
     wrap: (reference) => async (request) => {
       const answer = await reference(request)
       if (!isListPets(request) || request.headers['x-requested-with'] !== 'XMLHttpRequest' || answer.status !== 200) return answer
@@ -176,7 +176,7 @@ export const editFaults: Variant[] = [
     name: 'empty-limit-resets-connection',
     description: 'a limit with no value (limit=) crashes the worker, which resets the connection before any answer (drop)',
     catches: ['responses/edits-answered'],
-    provenByEdits: true,
+    provenByEdits: ['drop'],
     wrap: (reference) => async (request) =>
       isListPets(request) && request.query.get('limit') === '' ? { ...errorResponse(500, 'internal', 'crashed'), delivery: { resetConnection: true } } : reference(request),
   },

@@ -1,0 +1,9 @@
+import { describe, test } from 'vitest'
+import { editFaults } from '../../variants/faults/edits.js'
+import { expectCaught, rows } from './expect-score.js'
+
+describe.concurrent('faults only an edit of the neighbourhood shows are caught by the requirements they name', () => {
+  test.for(rows(editFaults))('%s', async ([, fault]) => {
+    await expectCaught(fault)
+  })
+})
