@@ -244,7 +244,8 @@ export class Check {
 
   /** Findings on an edited request's answer, each charged to its own requirement, with the plain request's exchange beside it as evidence. */
   charge(exchange: OperationExchange, findings: readonly EditFinding[], plain: OperationExchange | undefined, what: string): void {
-    this.record(exchange)
+    // Judged and let go: a check that sends thousands of requests keeps their findings and ids, not their bodies.
+    this.recordFindingsOnly(exchange)
     const { redact } = this.state
     for (const finding of findings) {
       this.findings.push({
@@ -267,6 +268,17 @@ export class Check {
     return `${this.context.namePrefix}${this.context.runId}-${label}`
   }
 
+  /** The rules of every answer judged on an exchange the check does not keep as evidence (its failures carry their own). */
+  private recordFindingsOnly(exchange: OperationExchange): void {
+    if (this.seenExchanges.has(exchange.id)) return
+    this.seenExchanges.add(exchange.id)
+    this.unkeptExchangeIds.push(exchange.id)
+    this.findings.push(...this.state.findingsOf(exchange))
+  }
+
+  /** Ids of exchanges judged but not kept (recordFindingsOnly). */
+  private readonly unkeptExchangeIds: number[] = []
+
   private record(exchange: OperationExchange): void {
     if (this.seenExchanges.has(exchange.id)) return
     this.seenExchanges.add(exchange.id)
@@ -285,7 +297,7 @@ export class Check {
       title: redact(this.title),
       observations: this.observations.map(redact),
       incidental: this.findings,
-      exchangeIds: this.exchanges.map((exchange) => exchange.id),
+      exchangeIds: [...this.exchanges.map((exchange) => exchange.id), ...this.unkeptExchangeIds],
       retried: this.exchanges
         .filter((exchange) => exchange.retries.length > 0)
         .map((exchange) =>
