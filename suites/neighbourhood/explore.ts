@@ -21,6 +21,9 @@ export interface NeighbourhoodPlan {
   status: { list: PetStatus; create: PetStatus }
 }
 
+/** The largest answer to a plain request whose edits are sent: a page of seven pets is a few KiB; a target that sends megabytes to every request would make the edits a flood. */
+const LARGEST_PLAIN_ANSWER_BYTES = 256 * 1024
+
 /** The limit of the plain list request: far from the default page (20) and the maximum (100), small enough for a store to fill. */
 export const PLAIN_LIMIT = 7
 
@@ -137,6 +140,9 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
     keyedAnswer?.response !== undefined,
     `the plain ${OPERATION_ROUTES[operation]} request with the key got no answer (${keyedAnswer?.failure?.message ?? 'not sent'}), so its edits were not sent`,
   )
+  // A target that answers a plain request with a huge body would answer every edit alike: the run is not swelled by it.
+  const bytes = keyedAnswer?.response?.bodyBytes ?? 0
+  check.require(bytes <= LARGEST_PLAIN_ANSWER_BYTES, `the plain ${OPERATION_ROUTES[operation]} request with the key was answered with ${bytes} bytes, so its edits were not sent (each would bring an answer as large)`)
   const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
