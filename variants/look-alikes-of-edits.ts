@@ -4,6 +4,7 @@
  * case, a JSON text nested deeper than a parser's limit refused. Each must pass, warning only where it declares.
  * Every one refuses after auth: 401 comes before every other answer (policy §2, auth precedence).
  */
+import { nestingDepth } from '../lib/http/json.js'
 import { bearerToken, errorResponse } from '../reference/handler.js'
 import type { ServiceRequest } from '../reference/http-types.js'
 import { isCreatePet, isListPets, type Variant } from './variant.js'
@@ -15,23 +16,6 @@ function refusedAfterAuth(status: number, code: string, refuses: (request: Servi
   return (reference, { apiKey }) =>
     async (request) =>
       authorised(request, apiKey) && refuses(request) ? errorResponse(status, code, 'the request is not one this service reads') : reference(request)
-}
-
-/** How deep arrays and objects nest in a text (strings skipped), counting no further than `limit`. */
-function deeperThan(text: string, limit: number): boolean {
-  let depth = 0
-  let inString = false
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index]
-    if (inString) {
-      if (character === '\\') index += 1
-      else if (character === '"') inString = false
-    } else if (character === '"') inString = true
-    else if (character === '[' || character === '{') {
-      if (++depth > limit) return true
-    } else if (character === ']' || character === '}') depth -= 1
-  }
-  return false
 }
 
 export const editLookAlikes: Variant[] = [
@@ -63,6 +47,6 @@ export const editLookAlikes: Variant[] = [
   {
     name: 'deep-json-refused-400',
     description: 'a body nested deeper than 64 levels is refused with 400 and an Error body before it is read (RFC 8259 §9 lets a parser limit nesting)',
-    wrap: refusedAfterAuth(400, 'too_deep', (request) => isCreatePet(request) && deeperThan(request.body, 64)),
+    wrap: refusedAfterAuth(400, 'too_deep', (request) => isCreatePet(request) && nestingDepth(request.body, 65) > 64),
   },
 ]

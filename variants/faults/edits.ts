@@ -4,28 +4,11 @@
  * lists. One or more per operator; each names the requirement the invariant is charged to.
  */
 import { gunzipSync } from 'node:zlib'
-import { isJsonObject, parseJson } from '../../lib/http/json.js'
+import { isJsonObject, nestingDepth, parseJson } from '../../lib/http/json.js'
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { bearerToken, errorResponse, json, petBody } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { acceptedAsValid, isCreatePet, isListPets, type Variant, withValidKey } from '../variant.js'
-
-/** How deep arrays and objects nest in a text (strings skipped). */
-function depthOf(text: string): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index]
-    if (inString) {
-      if (character === '\\') index += 1
-      else if (character === '"') inString = false
-    } else if (character === '"') inString = true
-    else if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth)
-    else if (character === ']' || character === '}') depth -= 1
-  }
-  return deepest
-}
 
 /** JSON read the way JSONC-minded parsers do: comments dropped first. */
 function withoutComments(text: string): string {
@@ -138,7 +121,7 @@ export const editFaults: Variant[] = [
     catches: ['responses/no-server-error'],
     provenByEdits: ['nest'],
     wrap: (reference) => async (request) =>
-      isCreatePet(request) && depthOf(request.body) > 100 ? errorResponse(500, 'internal', 'Maximum call stack size exceeded') : reference(request),
+      isCreatePet(request) && nestingDepth(request.body, 101) > 100 ? errorResponse(500, 'internal', 'Maximum call stack size exceeded') : reference(request),
   },
   {
     name: 'json-comments-read',
