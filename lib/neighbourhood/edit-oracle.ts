@@ -194,8 +194,7 @@ function createJudgement(request: ReadRequest, edit: Edit): Judgement {
   const type = contentTypes.length === 1 ? mediaTypeOf(contentTypes[0] as string) : undefined
   if (contentTypes.length > 1) return { kind: 'invariants', why: 'Content-Type is given twice' }
   // application/json with any parameters is JSON (policy §2, equivalent spellings).
-  if (type === undefined || !/^application\/json(;|$)/.test(type))
-    return { kind: 'media type', why: `the body is labelled ${contentTypes[0] ?? 'with no Content-Type'}` }
+  if (type === undefined || !/^application\/json(;|$)/.test(type)) return { kind: 'media type', why: `the body is labelled ${contentTypes[0] ?? 'with no Content-Type'}` }
   const octets = request.body ?? ''
   const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(octets, 'latin1'))
   if (Buffer.from(text, 'utf8').toString('latin1') !== octets) {

@@ -142,7 +142,10 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
   )
   // A target that answers a plain request with a huge body would answer every edit alike: the run is not swelled by it.
   const bytes = keyedAnswer?.response?.bodyBytes ?? 0
-  check.require(bytes <= LARGEST_PLAIN_ANSWER_BYTES, `the plain ${OPERATION_ROUTES[operation]} request with the key was answered with ${bytes} bytes, so its edits were not sent (each would bring an answer as large)`)
+  check.require(
+    bytes <= LARGEST_PLAIN_ANSWER_BYTES,
+    `the plain ${OPERATION_ROUTES[operation]} request with the key was answered with ${bytes} bytes, so its edits were not sent (each would bring an answer as large)`,
+  )
   const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
