@@ -122,19 +122,17 @@ export interface EditedCreate {
 export async function exploreOperation(check: Check, operation: Operation): Promise<{ refusedCreates: EditedCreate[]; unanswered: OperationExchange[]; notSent: number }> {
   const plan = await neighbourhoodPlan(check)
   const context = oracleContext(check)
-  const lists = operation === 'listPets' ? await listContext(check, plan.status.list) : undefined
   const plains = plan.plains.filter((plain) => plain.model.operation === operation)
   const plainAnswers = new Map<PlainRequest, OperationExchange>()
-  await Promise.all(
-    plains.map(async (plain) => {
-      const wire = numberedCreate(wireOf(plain.model), 0)
-      const exchange = await sendAsWritten(check, plain.model, wire, operation, OPERATION_ROUTES[operation])
-      check.adopt([exchange])
-      plainAnswers.set(plain, exchange)
-    }),
-  )
+  const sendPlain = async (plain: PlainRequest) => {
+    const exchange = await sendAsWritten(check, plain.model, numberedCreate(wireOf(plain.model), 0), operation, OPERATION_ROUTES[operation])
+    check.adopt([exchange])
+    plainAnswers.set(plain, exchange)
+    return exchange
+  }
+  // The plain request with the key first: what it gets decides whether anything more is sent.
   const keyed = plains.find((plain) => !plain.keyless)
-  const keyedAnswer = keyed ? plainAnswers.get(keyed) : undefined
+  const keyedAnswer = keyed ? await sendPlain(keyed) : undefined
   // An operation that did not answer its plain request would not answer its edits either: they are not sent.
   check.require(
     keyedAnswer?.response !== undefined,
@@ -146,6 +144,8 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
     bytes <= LARGEST_PLAIN_ANSWER_BYTES,
     `the plain ${OPERATION_ROUTES[operation]} request with the key was answered with ${bytes} bytes, so its edits were not sent (each would bring an answer as large)`,
   )
+  await Promise.all(plains.filter((plain) => plain !== keyed).map(sendPlain))
+  const lists = operation === 'listPets' ? await listContext(check, plan.status.list) : undefined
   const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
