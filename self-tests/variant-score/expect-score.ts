@@ -3,6 +3,13 @@ import { expect } from 'vitest'
 import { scoreVariant } from '../../mutation-score/score-variant.js'
 import type { Variant } from '../../variants/variant.js'
 
+/**
+ * How long one variant's test may take: its file runs up to 12 variants at once in one worker, each a whole run in
+ * that worker's process, so a test's wall time is the file's share of two cores, which another npm test or a soak
+ * beside it can triple. A bound on a stall, not on speed (a run's own deadline and watchdog bound the run).
+ */
+export const VARIANT_TEST_TIMEOUT_MS = 180_000
+
 /** The fault is caught by a requirement it names, and the run ended with a verdict (exit 0 or 1). */
 export async function expectCaught(fault: Variant): Promise<void> {
   const score = await scoreVariant(fault, 'fault')
