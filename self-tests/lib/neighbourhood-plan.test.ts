@@ -3,11 +3,11 @@
  * the id take every octet value, every dictionary row and every n_ text of JSONTestSuite goes once, `deep` sends
  * every value of every class, and --max-edits keeps every operator.
  */
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { EDIT_OPERATORS, type OperatorId } from '../../lib/neighbourhood/edit-operators.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
-import { MALFORMED_JSON_TEXTS } from '../../lib/neighbourhood/json-corpus.js'
+import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
 import { plainRequests } from '../../lib/neighbourhood/plain-requests.js'
 import { readPart } from '../../lib/neighbourhood/request-model.js'
@@ -27,6 +27,8 @@ function plains(operations: Array<'listPets' | 'getPet' | 'createPet'> = ['listP
 }
 
 const SEEDS = [1, 2, 3, 424242, 2_147_483_647]
+
+beforeAll(loadJsonCorpus)
 
 describe('a full run edits every part with every operator', () => {
   test.for(SEEDS)('seed %i: every request, part and operator pair has an edit', (seed) => {
@@ -80,7 +82,7 @@ describe('a full run edits every part with every operator', () => {
       expect(new Set(sent('add-member').map((edit) => edit.valueClass)).size).toBe(MEMBER_DICTIONARY.length)
     }
     const bodies = new Set(edits.filter((edit) => edit.corpus === 'n_' && edit.valueClass.startsWith('n_ body')).map((edit) => edit.valueClass))
-    expect(bodies.size).toBe(MALFORMED_JSON_TEXTS.length)
+    expect(bodies.size).toBe(jsonCorpus().malformed.length)
   })
 
   test('the seed chooses the values: two seeds send different edits of the same classes', () => {

@@ -9,6 +9,7 @@ import { countOfStatus } from '../../lib/data/store-survey.js'
 import { expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
+import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { numberedCreate, plainRequests, type WireRequest, wireOf } from '../../lib/neighbourhood/plain-requests.js'
 import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood/request-model.js'
 import { readWire } from '../../lib/neighbourhood/wire-reading.js'
@@ -37,6 +38,8 @@ function operationsOf(check: Check): Operation[] {
 /** The plan of the run, made once whichever check asks first. */
 export function neighbourhoodPlan(check: Check): Promise<NeighbourhoodPlan> {
   return check.once('neighbourhood: the plan', async () => {
+    // The JSON corpus only for a run that edits a create's body.
+    if (operationsOf(check).includes('createPet')) await loadJsonCorpus()
     const survey = await check.survey()
     const counts = PET_STATUSES.map((status) => ({ status, count: countOfStatus(survey, status) }))
     const fullest = counts.reduce((best, next) => (next.count > best.count ? next : best)).status
