@@ -38,7 +38,8 @@ export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo
       rateLimit: undefined,
       har: undefined,
     }
-    ;({ result } = await runConfigured(counting, suite, silent, { writeReports: false }))
+    const outcome = await runConfigured(counting, suite, silent, { writeReports: false })
+    result = outcome.result
   } finally {
     await reference.close()
   }
