@@ -161,28 +161,36 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
   const unanswered: OperationExchange[] = []
   let notSent = 0
   const edits = plan.edits.filter((edit) => edit.plain.model.operation === operation)
-  await Promise.all(
-    edits.map(async (edit, index) => {
-      const number = index + 1
-      const plainWire = numberedCreate(wireOf(edit.plain.model), number)
-      // A read HTTP takes as written may share a connection; anything else has one of its own.
-      const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && readWire(wireOf(edit.model).head).invalid === undefined
-      const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
-      const expectation = expectationOf(plainWire, wire, edit, context)
-      const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`)
-      if (exchange.failure?.notSent) {
-        notSent += 1
-        return
-      }
-      const plain = plainAnswers.get(edit.plain)
-      const judged = judgeEditedAnswer(exchange, expectation, plain, lists ? { lists } : {})
-      // A refusal is evidence only from a target that serves the plain request with the key: otherwise only failures count.
-      const findings = served ? judged : judged.filter((finding) => !finding.ok)
-      if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)
-      check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
-      const status = exchange.response?.status ?? 0
-      if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
-    }),
-  )
+  const judgeOne = async (edit: PlannedEdit, index: number) => {
+    const number = index + 1
+    const plainWire = numberedCreate(wireOf(edit.plain.model), number)
+    // A read HTTP takes as written may share a connection; anything else has one of its own.
+    const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && readWire(wireOf(edit.model).head).invalid === undefined
+    const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
+    const expectation = expectationOf(plainWire, wire, edit, context)
+    const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`)
+    if (exchange.failure?.notSent) {
+      notSent += 1
+      return
+    }
+    const plain = plainAnswers.get(edit.plain)
+    const judged = judgeEditedAnswer(exchange, expectation, plain, lists ? { lists } : {})
+    // A refusal is evidence only from a target that serves the plain request with the key: otherwise only failures count.
+    const findings = served ? judged : judged.filter((finding) => !finding.ok)
+    if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)
+    check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
+    const status = exchange.response?.status ?? 0
+    if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
+  }
+  // Twice as many edits under way as the client sends at once: each is written, sent and judged, then let go, so a
+  // deep run of 16,000 edits does not hold them all written at once.
+  let next = 0
+  const worker = async () => {
+    while (next < edits.length) {
+      const index = next++
+      await judgeOne(edits[index] as PlannedEdit, index)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, check.context.concurrency * 2) }, worker))
   return { refusedCreates, unanswered, notSent }
 }
