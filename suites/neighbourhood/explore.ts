@@ -6,6 +6,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
+import { isInt64 } from '../../lib/http/int64.js'
 import { expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
@@ -44,7 +45,8 @@ export function neighbourhoodPlan(check: Check): Promise<NeighbourhoodPlan> {
     const counts = PET_STATUSES.map((status) => ({ status, count: countOfStatus(survey, status) }))
     const fullest = counts.reduce((best, next) => (next.count > best.count ? next : best)).status
     const emptiest = counts.reduce((best, next) => (next.count < best.count ? next : best)).status
-    const [known] = knownIds(survey, 1)
+    // An id within int64: a target that lists a pet whose id has a million digits must not have every edit carry it.
+    const known = knownIds(survey, 20).find(isInt64)
     const id = known ?? 1n
     const plains = plainRequests({
       baseUrl: check.context.baseUrl,
