@@ -7,7 +7,7 @@ import type { Check } from '../../lib/checks/check.js'
 import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
-import { expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
+import { type Expectation, expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
@@ -15,7 +15,7 @@ import { numberedCreate, plainRequests, type WireRequest, wireOf } from '../../l
 import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood/request-model.js'
 import { readWire } from '../../lib/neighbourhood/wire-reading.js'
 import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
-import { categoryId, knownIds } from '../fixtures.js'
+import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
 
 export interface NeighbourhoodPlan {
   /** The pet the plain get names, when the store showed one. */
@@ -117,6 +117,24 @@ async function listContext(check: Check, status: PetStatus): Promise<ListContext
   return { fullPage: length(survey.byStatus[status]), defaultPage: length(defaultPage) }
 }
 
+/**
+ * From getPet's removal date on, an edit whose path names GET /pets/{id} (a list's `pets` given twice, say) reaches a
+ * route that may be gone: it is held to no access without the key, and to nothing of the operation's own; nor is an
+ * answer to any path below `/pets/` (a removed route's 404 page counts for nothing but getPet's requirements).
+ */
+function withoutRemovedGet(expectation: Expectation, removed: boolean, belowPets: boolean): Expectation {
+  if (!removed || !belowPets) return expectation
+  const { route: _gone, ...rest } = expectation
+  return {
+    ...rest,
+    underBase: false,
+    judgement:
+      expectation.key === 'none'
+        ? { kind: 'no access', requirementId: 'auth/no-access-without-key', why: 'GET /pets/{id} is past its removal date; without a valid key: no 2xx and no pet data' }
+        : { kind: 'invariants', why: 'GET /pets/{id} is past its removal date' },
+  }
+}
+
 export interface EditedCreate {
   number: number
   edit: PlannedEdit
@@ -169,7 +187,8 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
     // A read HTTP takes as written may share a connection; anything else has one of its own.
     const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && readWire(wireOf(edit.model).head).invalid === undefined
     const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
-    const expectation = expectationOf(plainWire, wire, edit, context)
+    const belowPets = readWire(wire.head).target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
+    const expectation = withoutRemovedGet(expectationOf(plainWire, wire, edit, context), getPetRemoved(check), belowPets)
     const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`)
     if (exchange.failure?.notSent) {
       notSent += 1
