@@ -126,6 +126,11 @@ function base64Sources(key: string): string[] {
   })
 }
 
+/** Every octet of the text's UTF-8 as %XX. */
+function everyOctetEncoded(text: string): string {
+  return [...Buffer.from(text, 'utf8')].map((octet) => `%${octet.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+}
+
 function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }
@@ -165,6 +170,8 @@ export function createRedactor(apiKey: string | undefined, secrets: readonly Sec
   const maskers = [
     pieceMasker(key, KEY_PIECE_LENGTH, true, (run) => maskOfPiece(run, key)),
     ...(encoded !== key ? [pieceMasker(encoded, KEY_PIECE_LENGTH, false, () => '[URL-encoded piece of the API key]')] : []),
+    // Every octet as %XX (an edit of the neighbourhood encodes the token so): six of the key's octets are eighteen characters, hex in any case.
+    pieceMasker(everyOctetEncoded(key), KEY_PIECE_LENGTH * 3, true, () => '[percent-encoded piece of the API key]'),
     ...base64Sources(key).map((source) => pieceMasker(source, BASE64_PIECE_LENGTH, false, () => '[base64 of a piece of the API key]')),
   ]
   const pieces = (segment: string) => maskers.reduce((masked, masker) => masker(masked), segment)

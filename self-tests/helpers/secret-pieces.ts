@@ -1,6 +1,6 @@
 /**
  * Finds pieces of a secret in text, the way someone who reads an artifact could: any run of 6 characters or
- * more of the secret, in any letter case, as written, URL-encoded or inside base64 (at each of its three
+ * more of the secret, in any letter case, as written, URL-encoded, every octet percent-encoded or inside base64 (at each of its three
  * alignments). Written apart from lib/http/redaction.ts on purpose: a test that reused the redactor's own
  * search would share its blind spots.
  */
@@ -30,5 +30,9 @@ export function keyPiecesIn(text: string, secret: string): string[] {
   const encoded = encodeURIComponent(secret)
   if (encoded !== secret) for (const piece of windows(encoded, PIECE)) if (text.includes(piece) && /%/.test(piece)) found.push(`"${piece}" (URL-encoded)`)
   for (const form of base64Forms(secret)) for (const piece of windows(form, 8)) if (text.includes(piece)) found.push(`"${piece}" (base64)`)
+  // Every octet as %XX, as an edit of the neighbourhood sends the token: six octets are eighteen characters.
+  const everyOctet = [...Buffer.from(secret)].map((octet) => `%${octet.toString(16).padStart(2, '0')}`).join('')
+  for (let at = 0; at + PIECE * 3 <= everyOctet.length; at += 3)
+    if (lower.includes(everyOctet.slice(at, at + PIECE * 3))) found.push(`"${everyOctet.slice(at, at + PIECE * 3)}" (every octet percent-encoded)`)
   return found
 }
