@@ -7,6 +7,7 @@ import { type Exchange, responseJson } from '../http/client.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
 import type { Expectation, Judgement } from '../neighbourhood/edit-oracle.js'
 import type { RequirementId } from '../spec/catalogue.js'
+import { decimalDigitValue } from '../spec/input-catalogue.js'
 import { Assertions, ConformanceFailure, describeAnswer, mediaType } from './assertions.js'
 
 /**
@@ -93,18 +94,11 @@ export function lenientLengths(text: string): Set<number> {
   add(Number(text))
   add(Math.trunc(Number.parseFloat(text)))
   add(Number(text.replace(/[_,'\s\u2009]/g, '')))
-  add(Number(text.normalize('NFKC').replace(/\p{Nd}/gu, (digit) => String(Number.parseInt(digit, 10) || digitValue(digit)))))
+  add(Number(text.replace(/\p{Nd}/gu, (digit) => String(decimalDigitValue(digit.codePointAt(0) as number)))))
   const radix = /^[+-]?0([xob])(.+)$/i.exec(text.trim())
   if (radix?.[1] && radix[2]) add(Number.parseInt(radix[2], { x: 16, o: 8, b: 2 }[radix[1].toLowerCase() as 'x' | 'o' | 'b']))
   add(Number.parseInt(text.replace(/^[+-]?0[a-z]/i, ''), 10))
   return readings
-}
-
-/** The value of a decimal digit of any script (Unicode Nd): its offset from the script's zero. */
-function digitValue(digit: string): number {
-  const code = digit.codePointAt(0) ?? 0
-  for (let value = 0; value <= 9; value++) if (/\p{Nd}/u.test(String.fromCodePoint(code - value)) && !/\p{Nd}/u.test(String.fromCodePoint(code - value - 1))) return value
-  return Number.NaN
 }
 
 /**

@@ -59,6 +59,15 @@ function inScript(zero: number): (digits: string) => string {
   return (digits) => digits.replace(/\d/g, (digit) => String.fromCodePoint(zero + Number(digit)))
 }
 
+/** The zeros of the runs of ten decimal digits parsers read (ASCII, Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, fullwidth, the five mathematical sets). */
+const DIGIT_ZEROS = [0x30, 0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6]
+
+/** A decimal digit's value, whatever its script; NaN for anything else. */
+export function decimalDigitValue(code: number): number {
+  const zero = DIGIT_ZEROS.find((start) => code >= start && code < start + 10)
+  return zero === undefined ? Number.NaN : code - zero
+}
+
 const asBigInt = (digits: string) => BigInt(digits)
 
 /** Digits with a separator after the first: `30` → `3_0`, `7` → `0_7`. */

@@ -2,6 +2,7 @@
  * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
  * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
  */
+import { decimalDigitValue } from '../../lib/spec/input-catalogue.js'
 import { decodedSegment, errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, rewritingNewPet, type Variant } from '../variant.js'
@@ -17,15 +18,6 @@ function rawTarget(request: ServiceRequest): { path: string; query: string } {
 function rawPetId(request: ServiceRequest): string | undefined {
   const match = /^\/pets\/([^/]+)$/.exec(rawTarget(request).path)
   return isGetPet(request) ? match?.[1] : undefined
-}
-
-/** The zeros of the runs of ten decimal digits Python's int() reads (ASCII, Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, fullwidth, the five mathematical sets). */
-const DIGIT_ZEROS = [0x30, 0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6]
-
-/** A decimal digit's value, whatever its script. */
-function digitValue(code: number): number {
-  const zero = DIGIT_ZEROS.find((start) => code >= start && code < start + 10)
-  return zero === undefined ? Number.NaN : code - zero
 }
 
 /** GET /pets/{id} read as if its id were `id`. */
@@ -124,7 +116,7 @@ export const spellingFaults: Variant[] = [
       if (raw === undefined) return reference(request)
       const text = decodedSegment(raw) ?? ''
       if (!/^[\p{Nd}_]+$/u.test(text) || /^\d+$/.test(text)) return reference(request)
-      const digits = [...text.replace(/_/g, '')].map((digit) => digitValue(digit.codePointAt(0) as number))
+      const digits = [...text.replace(/_/g, '')].map((digit) => decimalDigitValue(digit.codePointAt(0) as number))
       return reference(asPet(request, Number(digits.join(''))))
     },
   },
