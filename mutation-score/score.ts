@@ -39,16 +39,23 @@ export function scoreFault(fault: Variant, results: RunResult | undefined, exitC
   const flagged = flaggedIn(results)
   const caughtBy = flagged.filter((id) => fault.catches?.includes(id as never))
   const harness = exitCode !== 0 && exitCode !== 1 ? `the run ended with exit code ${exitCode}` : undefined
+  const blamed = fault.onlyCatches ? flagged.filter((id) => !fault.catches?.includes(id as never)) : []
   return {
     name: fault.name,
     kind: 'fault',
     description: fault.description,
-    ok: caughtBy.length > 0 && harness === undefined,
+    ok: caughtBy.length > 0 && harness === undefined && blamed.length === 0,
     requirements: caughtBy,
     flagged,
     exitCode,
     durationMs,
-    ...(harness ? { note: harness } : caughtBy.length === 0 ? { note: `none of ${fault.catches?.join(', ')} failed` } : {}),
+    ...(harness
+      ? { note: harness }
+      : caughtBy.length === 0
+        ? { note: `none of ${fault.catches?.join(', ')} failed` }
+        : blamed.length > 0
+          ? { note: `charged to rules it does not break: ${blamed.join(', ')}` }
+          : {}),
     ...stallsIn(results),
   }
 }

@@ -27,6 +27,11 @@ export interface ServiceResponse {
     gzip?: boolean
     /** Close the connection this many ms after the answer, without `Connection: close`; a request that comes on it meanwhile is never answered. */
     dropConnectionAfterMs?: number
+    /**
+     * As an ASGI server that has given up on a connection after an error: nothing says so, a request that comes on it
+     * is met with a reset before any byte of an answer, and the connection is closed 500 ms after the answer.
+     */
+    resetNextRequest?: boolean
   }
 }
 

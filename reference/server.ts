@@ -37,6 +37,8 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
 
 /** Connections the server is about to drop (delivery.dropConnectionAfterMs): what comes on them is read and never answered. */
 const dropping = new WeakSet<object>()
+/** Connections the server has given up on (delivery.resetNextRequest): what comes on them is reset. */
+const resetting = new WeakSet<object>()
 
 async function write(response: ServerResponse, answer: ServiceResponse): Promise<void> {
   const delivery = answer.delivery ?? {}
@@ -44,6 +46,10 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   if (delivery.dropConnectionAfterMs !== undefined && socket) {
     dropping.add(socket)
     response.once('finish', () => setTimeout(() => socket.destroy(), delivery.dropConnectionAfterMs))
+  }
+  if (delivery.resetNextRequest && socket) {
+    resetting.add(socket)
+    response.once('finish', () => setTimeout(() => socket.destroy(), 500))
   }
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
@@ -80,6 +86,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}`, headers, at: performance.now() }
     requests.push(record)
     if (dropping.has(request.socket)) return
+    if (resetting.has(request.socket)) return void request.socket.resetAndDestroy()
     try {
       const body = await readBody(request)
       // On this request's own record: other requests may have arrived while the body was read.

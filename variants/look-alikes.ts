@@ -58,6 +58,28 @@ function rateLimitedInHttpDates(period: number, skewMs: number): Variant['wrap']
   }
 }
 
+/**
+ * A rate limiter that closes for a second or two after every `period`-th GET it served: until the start of the second
+ * after next, every request is answered 429 with `Retry-After: <that second, as an HTTP date>` and `Date`. Unlike the
+ * one above it promises nothing once open again: a client that goes on sending while one request waits opens the
+ * next window itself, and only a client that pauses every request (RFC 9110 §10.2.3) gets through.
+ */
+function closesAfterEveryGets(period: number): Variant['wrap'] {
+  let gets = 0
+  let closedUntil = 0
+  return (reference) => async (request) => {
+    const now = Date.now()
+    if (now < closedUntil) {
+      return errorResponse(429, 'rate_limited', 'try again at the time given', { 'retry-after': new Date(closedUntil).toUTCString(), date: new Date(now).toUTCString() })
+    }
+    if (request.method === 'GET') {
+      gets += 1
+      if (gets % period === 0) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
+    }
+    return reference(request)
+  }
+}
+
 export const lookAlikes: Variant[] = [
   ...editLookAlikes,
   {
@@ -135,6 +157,11 @@ export const lookAlikes: Variant[] = [
     description:
       'after every 150 requests it served it closes until the second after next, answering 429 with Retry-After as an HTTP date and a Date, on a clock 30 s behind this machine',
     wrap: rateLimitedInHttpDates(150, -30_000),
+  },
+  {
+    name: 'rate-limit-windows-after-every-50-gets',
+    description: 'after every 50th GET it closes for a second or two, answering every request 429 with Retry-After as an HTTP date until then',
+    wrap: closesAfterEveryGets(50),
   },
   {
     name: 'occasional-503',

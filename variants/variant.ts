@@ -23,6 +23,8 @@ export interface Variant {
   description: string
   /** For a fault: the requirements that must catch it (at least one must fail, or warn for a SHOULD). */
   catches?: RequirementId[]
+  /** For a fault: no requirement but those of `catches` may fail or warn (a fault other rules once took the blame for). */
+  onlyCatches?: true
   /** For a look-alike: SHOULD requirements it may warn on (it must never fail one). */
   allowedWarnings?: RequirementId[]
   /**

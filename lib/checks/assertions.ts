@@ -9,6 +9,7 @@ import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'
 import { headOfBody } from '../http/kept-bodies.js'
 import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
+import type { ExperimentCause } from './check-result.js'
 
 export class ConformanceFailure extends Error {
   override name = 'ConformanceFailure'
@@ -25,6 +26,7 @@ export interface FailureDetails {
   actual?: string
   schemaErrors?: string[]
   replay?: { seed: number; path: string; counterexample: string; command: string; script?: string }
+  cause?: ExperimentCause
 }
 
 export interface RecordedFailure extends FailureDetails {
@@ -72,6 +74,9 @@ export class Assertions {
   count = 0
   failure: RecordedFailure | undefined
 
+  /** @param requirementId the requirement the check judges: a status another rule names is that rule's failure, not this one's (`answeredWith`). */
+  constructor(readonly requirementId = '') {}
+
   /** Fail the check. */
   fail(message: string, details: FailureDetails = {}): never {
     this.count += 1
@@ -85,7 +90,7 @@ export class Assertions {
   }
 
   /** The exchange got an answer whose status is one of `expected`. */
-  status(exchange: Exchange, expected: number | readonly number[], what = 'the answer'): RecordedResponse {
+  status(exchange: Exchange, expected: number | readonly number[], what = 'the answer', cause?: ExperimentCause): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const wanted = allowed.join(' or ')
     if (lostToDroppedConnection(exchange)) throw new Inconclusive(`${what} got no answer: ${exchange.failure?.message}; it is not sent again`)
@@ -98,8 +103,38 @@ export class Assertions {
       exchange,
       expected: `status ${wanted}`,
       actual: describeAnswer(exchange),
+      ...(cause ? { cause } : {}),
     })
     return response
+  }
+
+  /**
+   * The answer a check needs to judge its own property: one of `expected` statuses, or the check is inconclusive. The
+   * status is the property of `judgedBy`, the rule that names it, which judges the same answer (a valid create answered
+   * 400 fails createPet/returns-201-pet, not the rule that wanted to read the pet it made; a 5xx fails
+   * responses/no-server-error). A check of `judgedBy` itself fails, as `status` does. A request with no answer at all
+   * fails either way, as in `status`: no rule but the one that sent it would judge it.
+   */
+  answeredWith(exchange: Exchange, expected: number | readonly number[], what: string, judgedBy: string): RecordedResponse {
+    const allowed = typeof expected === 'number' ? [expected] : expected
+    const status = exchange.response?.status
+    if (judgedBy === this.requirementId || status === undefined || allowed.includes(status)) return this.status(exchange, expected, what)
+    const owner = status >= 500 && !rateLimitOutlasted(exchange) ? 'responses/no-server-error' : judgedBy
+    throw new Inconclusive(`${what} was answered ${status}, not ${allowed.join(' or ')}: that status is judged by ${owner}, and this rule had no such answer to judge`)
+  }
+
+  /**
+   * The answers among `exchanges` whose bodies a body-schema rule judges: the 2xx ones. Any other status, or no answer,
+   * is the failure of the rule that names the status (`judgedBy`; a 5xx, responses/no-server-error); none left is inconclusive.
+   */
+  successes<E extends Exchange>(exchanges: readonly E[], judgedBy: string): E[] {
+    const judged = exchanges.filter((exchange) => exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300)
+    if (judged.length === 0) {
+      throw new Inconclusive(
+        `no 2xx answer to judge: ${exchanges.map((exchange) => `${exchange.request.method} ${exchange.request.url} ${describeAnswer(exchange).slice(0, 80)}`).join('; ')} (the status is judged by ${judgedBy})`,
+      )
+    }
+    return judged
   }
 
   /** The body parses as JSON (losslessly). */
@@ -141,8 +176,8 @@ export class Assertions {
   }
 
   /** The answer is an error with one of `statuses`, a valid Error body, and a `status` field equal to the HTTP status. */
-  errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer'): RecordedResponse {
-    const response = this.status(exchange, statuses, what)
+  errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer', cause?: ExperimentCause): RecordedResponse {
+    const response = this.status(exchange, statuses, what, cause)
     this.errorBody(exchange, what)
     this.errorStatusRepeated(exchange, what)
     return response

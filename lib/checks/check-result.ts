@@ -10,7 +10,18 @@ export interface Failure {
   schemaErrors?: string[]
   /** For generated cases and sequences: seed, path, counterexample and the command that replays it; for a sequence, a curl script too. */
   replay?: { seed: number; path: string; counterexample: string; command: string; script?: string }
+  /** The input an experiment showed the failure comes from (root-causes.ts): the same request with that input plain passed. */
+  cause?: ExperimentCause
   evidence: Evidence[]
+}
+
+/**
+ * What an experiment showed: the failure follows one input of the request. `input` names it (`categoryId`, `name`),
+ * `words` says what was varied and what passed ("categoryId 9007199254740993 fails alone; the same create with categoryId 1 passes").
+ */
+export interface ExperimentCause {
+  input: string
+  words: string
 }
 
 /** A finding on an exchange about a requirement checked on every exchange (schemas, Content-Type, 5xx). */

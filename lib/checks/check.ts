@@ -98,7 +98,7 @@ export class RunState {
 export type CheckEnd = { state: 'pass' } | { state: 'inconclusive'; reason: string } | { state: 'fail'; error: unknown }
 
 export class Check {
-  readonly expect = new Assertions()
+  readonly expect: Assertions
   readonly exchanges: OperationExchange[] = []
   readonly observations: string[] = []
   readonly api: PetstoreApi
@@ -113,6 +113,7 @@ export class Check {
     readonly title: string,
   ) {
     this.context = state.settings
+    this.expect = new Assertions(requirementIdOfTitle(title) ?? '')
     this.api = new PetstoreApi(
       state.client,
       state.settings.apiKey,
@@ -321,6 +322,7 @@ export class Check {
             ...(failure.expected !== undefined ? { expected: quote(failure.expected) } : {}),
             ...(failure.actual !== undefined ? { actual: quote(failure.actual) } : {}),
             ...(failure.schemaErrors ? { schemaErrors: failure.schemaErrors.slice(0, 20).map(quote) } : {}),
+            ...(failure.cause ? { cause: { input: failure.cause.input, words: quote(failure.cause.words) } } : {}),
             ...(failure.replay
               ? {
                   replay: {

@@ -20,6 +20,7 @@ import { bodyText, LARGE_BODY_BYTES } from './decoded-bodies.js'
 import { excerpt } from './excerpt.js'
 import { isJsonObject, type JsonParseResult, type JsonValue, parseJson } from './json.js'
 import { KeptBodies } from './kept-bodies.js'
+import { RateLimitPause } from './rate-limit-pause.js'
 import { RecentlyUsed } from './recently-used.js'
 import { tlsAlertOf } from './tls-alert.js'
 import { newSpanId, traceparent } from './trace-context.js'
@@ -104,6 +105,8 @@ export interface OutgoingRequest {
    * closed the kept-alive one before answering. Anything else an edit makes goes on a connection of its own.
    */
   wireKeptAlive?: boolean
+  /** Send it on a connection of its own: a create sent again after the one before was lost on a kept-alive connection. */
+  freshConnection?: true
 }
 
 export interface RecordedRequest {
@@ -126,6 +129,8 @@ export interface TransportFailure {
   message: string
   /** Nothing went out: the operation was given up, or the run stopped while the request waited for its place. */
   notSent?: true
+  /** A `dropped` request whose connection the target reset right after an unannounced answer: a close to report once the request is answered elsewhere. */
+  unreportedClose?: UnannouncedClose
 }
 
 export interface Attempt {
@@ -216,11 +221,12 @@ function classify(error: unknown, timeoutMs: number, maxBodyBytes: number, stop:
   if (error instanceof CutShort) {
     return { kind: 'cut', message: `cut: another ${operation} request got no answer within ${timeoutMs} ms, so this one was not left to wait out its own timeout` }
   }
-  const previous = lostOnDroppedConnection(error)
-  if (previous) {
+  const lost = lostOnDroppedConnection(error)
+  if (lost) {
     return {
       kind: 'dropped',
-      message: `the connection was closed by the target before any byte of an answer came: it had just carried ${previousWords(previous)}, which did not say Connection: close`,
+      message: `the connection was ${lost.unreportedClose ? 'reset' : 'closed'} by the target before any byte of an answer came: it had just carried ${previousWords(lost.previous)}${lost.announced ? '' : ', which did not say Connection: close'}`,
+      ...(lost.unreportedClose ? { unreportedClose: lost.unreportedClose } : {}),
     }
   }
   if (error instanceof BodyTooLarge) return { kind: 'body-too-large', message: `response body over the cap of ${maxBodyBytes} bytes (decoded)` }
@@ -257,6 +263,8 @@ export class HttpClient {
   private readonly targetTls: ConnectionOptions
   /** Requests in flight within --concurrency, and started within --rate-limit. */
   private readonly queue: PQueue
+  /** The run-wide pause a rate limit sets, and the ramp back to --concurrency after it. */
+  readonly pause: RateLimitPause
   private readonly base: URL
   private readonly dead = new DeadOperations(MAX_HEADER_BYTES)
   /** The large bodies the run's answers keep in memory, within a budget (policy §5). */
@@ -303,6 +311,7 @@ export class HttpClient {
     }
     this.dispatcher = this.agent(this.agentOptions)
     this.queue = new PQueue({ concurrency: options.concurrency, ...(options.rateLimit ? { intervalCap: options.rateLimit, interval: RATE_WINDOW_MS, strict: true } : {}) })
+    this.pause = new RateLimitPause(this.queue, options.concurrency, (ms) => this.sleep(ms), options.stop)
     this.baseHeaders = {
       ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
       ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
@@ -351,7 +360,9 @@ export class HttpClient {
     })
     const { stop } = this.options
     const { operation } = request
-    let fresh = (recorded.method !== 'GET' && this.unannouncedCloses.length > 0) || (request.wire !== undefined && !request.wireKeptAlive)
+    let fresh = (recorded.method !== 'GET' && this.unannouncedCloses.length > 0) || (request.wire !== undefined && !request.wireKeptAlive) || request.freshConnection === true
+    /** Resets of the connections this request was lost on: reported once it is answered on a fresh one (the request was not at fault). */
+    const resets: UnannouncedClose[] = []
     for (let attempt = 0; ; attempt++) {
       if (stop?.aborted) return ended({ failure: stopped(stop) })
       // Each attempt is a request of its own at the target: a span of its own.
@@ -367,13 +378,16 @@ export class HttpClient {
       if ('response' in outcome) {
         const { response } = outcome
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], response.headers.date) : undefined
-        // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST.
+        // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST. The wait
+        // holds for every request of the run (rate-limit-pause.ts): this one goes again once the pause is over.
+        if (wait !== undefined && wait <= this.options.maxRetryWaitMs) this.pause.rateLimited(wait)
+        else this.pause.answered()
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retried(wait, { status: response.status })
-          await this.sleep(wait)
           continue
         }
         this.keptBodies.keep(response)
+        for (const close of resets) this.confirmLostToClose(close)
         return ended({ response })
       }
       // An edited request is judged on what it got: a target may rightly close the connection on it. An edited read
@@ -394,6 +408,7 @@ export class HttpClient {
       if (recorded.method === 'GET' && canRetry && (outcome.failure.kind === 'connection' || outcome.failure.kind === 'dropped' || outcome.failure.kind === 'unreachable')) {
         // Another kept-alive connection may be about to close too: a read the target dropped goes again on a new one.
         if (outcome.failure.kind === 'dropped') fresh = true
+        if (outcome.failure.unreportedClose) resets.push(outcome.failure.unreportedClose)
         const wait = 100 * 2 ** attempt
         retried(wait, { failure: outcome.failure.message })
         await this.sleep(wait)
@@ -401,6 +416,14 @@ export class HttpClient {
       }
       return ended({ failure: outcome.failure })
     }
+  }
+
+  /**
+   * A reset that lost a request right after an unannounced answer, shown to be the connection's doing (the request
+   * was answered on a fresh connection): reported as a close, like the ones whose FIN was heard (connection-reuse.ts).
+   */
+  confirmLostToClose(close: UnannouncedClose): void {
+    this.unannouncedCloses.push(close)
   }
 
   /** The headers of one attempt: the User-Agent and the extra headers, then the request's own, then its traceparent. */
@@ -435,6 +458,9 @@ export class HttpClient {
         // place is given up, so the next request in line knows it.
         const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
         if (givenUp) return { skipped: givenUp }
+        // A rate limit met by any request pauses this one too, in its place: the run starts again one at a time.
+        await this.pause.waitIfPaused()
+        if (stop?.aborted) return { skipped: stopped(stop) }
         const sent = await this.once(exchangeId, recorded, operation, spanId, fresh)
         const kind = 'failure' in sent ? sent.failure.kind : undefined
         if (operation && kind !== 'stopped' && kind !== 'cut') this.dead.record(operation, isUnusable(kind) ? kind : undefined)

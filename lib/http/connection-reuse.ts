@@ -21,6 +21,22 @@ export interface PreviousAnswer {
   status: number
 }
 
+/**
+ * A request lost on a connection that had carried an answer: the answer before, and, when the target reset the
+ * connection instead of closing it (no FIN came, so `watchCloses` heard nothing), the close to report once a
+ * fresh connection shows the request itself was not at fault (the lost request answered there).
+ */
+export interface LostRequest {
+  previous: PreviousAnswer
+  /** The answer before said Connection: close (a client that sent on anyway is at fault; undici does not). */
+  announced: boolean
+  /** Set for a reset that came within CLOSE_AFTER_ANSWER_MS of an answer that did not say Connection: close. */
+  unreportedClose?: UnannouncedClose
+}
+
+/** Errors that say the target ended the connection under a request: a reset, a broken pipe, a close (undici's own words). */
+const CONNECTION_ENDED = /^(ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR_CLOSED)$/
+
 /** The target closed a connection right after an answer that did not announce it. */
 export interface UnannouncedClose {
   previous: PreviousAnswer
@@ -42,7 +58,7 @@ interface ConnectionState {
 const connections = new WeakMap<Socket, ConnectionState>()
 const socketOf = new WeakMap<UndiciRequest, Socket>()
 const answered = new WeakSet<UndiciRequest>()
-const lost = new WeakMap<object, PreviousAnswer>()
+const lost = new WeakMap<object, LostRequest>()
 const watchers = new Map<string, Set<(close: UnannouncedClose) => void>>()
 let subscribed = false
 
@@ -94,15 +110,22 @@ function subscribeOnce(): void {
     const socket = socketOf.get(request)
     const state = socket ? connections.get(socket) : undefined
     // Only a request that got no byte of an answer, on a connection that had already carried one, which the target
-    // closed (its FIN: the socket's reading side ended). A reset is the target failing the request, as before.
-    if (!state?.last || answered.has(request) || typeof error !== 'object' || error === null || !socket?.readableEnded) return
-    const { method, path, status } = state.last
-    lost.set(error, { method, path, status })
+    // ended under it: closed (its FIN: the socket's reading side ended) or reset. Whether the request itself was at
+    // fault is for a fresh connection to show (the client sends a read there again, and a create once it knows the
+    // create was not processed).
+    if (!state?.last || answered.has(request) || typeof error !== 'object' || error === null) return
+    const code = String((error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code ?? '')
+    const closed = socket?.readableEnded === true
+    if (!closed && !CONNECTION_ENDED.test(code)) return
+    const { method, path, status, at, announcedClose } = state.last
+    const afterMs = Math.round(performance.now() - at)
+    const previous = { method, path, status }
+    lost.set(error, { previous, announced: announcedClose, ...(!closed && !announcedClose && afterMs <= CLOSE_AFTER_ANSWER_MS ? { unreportedClose: { previous, afterMs } } : {}) })
   })
 }
 
-/** The answer before, when `error` is that of a request the target never answered because it closed the connection the request came on. */
-export function lostOnDroppedConnection(error: unknown): PreviousAnswer | undefined {
+/** The answer before, when `error` is that of a request the target never answered because it closed or reset the connection the request came on. */
+export function lostOnDroppedConnection(error: unknown): LostRequest | undefined {
   return typeof error === 'object' && error !== null ? lost.get(error) : undefined
 }
 

@@ -16,6 +16,11 @@ import type { RequirementResult } from './verdicts.js'
 export interface RootCause {
   /** The behaviour, in words: "POST /pets answered 500", "integers beyond 2^53 are rounded to doubles (…)". */
   cause: string
+  /**
+   * How it was found: `experiment`, the same request with one input made plain passed (the failures' `cause`); `text`,
+   * a mark read off the failures' words and evidence, where no experiment was made.
+   */
+  shownBy: 'experiment' | 'text'
   /** The requirements whose failures it explains (some or all of them). */
   requirements: string[]
   /** The failing requirements that still fail once it is fixed: those with a failure it does not explain. */
@@ -26,6 +31,12 @@ export interface RootCause {
 interface Mark {
   key: string
   words: string
+}
+
+/** The input an experiment showed the failure follows (ExperimentCause), as a mark. */
+function experimentMark(failure: Failure): Mark | undefined {
+  const cause = failure.cause
+  return cause ? { key: `input:${cause.input}`, words: `${cause.input}: requests fail on their ${cause.input} alone (${cause.words})` } : undefined
 }
 
 /** GET /v1/pets/123?x=1 → GET /pets/{id}: the operation a request was, whatever its id and query. */
@@ -152,8 +163,10 @@ function droppedConnection(failure: Failure): Mark | undefined {
 
 const MARKS = [brokenAnswer, roundedToDoubles, nullFields, coercedTypes, droppedConnection, statusGiven]
 
-/** The marks of one failure, each behaviour once. */
+/** The marks of one failure, each behaviour once: the experiment's, where one was made, else those read off its text. */
 function marksOf(failure: Failure): Mark[] {
+  const shown = experimentMark(failure)
+  if (shown) return [shown]
   return MARKS.map((mark) => mark(failure)).filter((mark): mark is Mark => mark !== undefined)
 }
 
@@ -184,7 +197,7 @@ export function findRootCauses(results: readonly RequirementResult[]): RootCause
       cause = `every error is answered ${entry.words}, where the spec names ${[...entry.expected].sort().join(', ')}`
     }
     const remaining = failing.filter((result) => result.failures.length === 0 || result.failures.some((failure) => !entry.failures.has(failure))).map((result) => result.id)
-    causes.push({ cause, requirements: [...entry.requirements], remaining })
+    causes.push({ cause, shownBy: key.startsWith('input:') ? 'experiment' : 'text', requirements: [...entry.requirements], remaining })
   }
   return causes.sort((a, b) => b.requirements.length - a.requirements.length)
 }

@@ -1,6 +1,7 @@
 /** The interface's operations by name, over the HTTP client. Knows paths and auth, judges nothing. */
 import type { Exchange, HttpClient } from '../http/client.js'
 import { stringifyJson } from '../http/json.js'
+import { createNotProcessed } from './lost-creates.js'
 
 export type Operation = 'listPets' | 'createPet' | 'getPet'
 
@@ -106,9 +107,20 @@ export class PetstoreApi {
     return this.send('listPets', 'GET', `/pets${search ? `?${search}` : ''}`, authorization)
   }
 
-  /** `contentType`: the label of the body, `application/json` unless a check sends another, or null for none. */
-  createPet(body: RequestBody, authorization?: Authorization, contentType: string | null = 'application/json'): Promise<OperationExchange> {
-    return this.send('createPet', 'POST', '/pets', authorization, requestBodyText(body), contentType, 'octets' in body)
+  /**
+   * `contentType`: the label of the body, `application/json` unless a check sends another, or null for none. A create
+   * lost on a kept-alive connection the target ended under it is sent once more, on a connection of its own, when the
+   * lists show it was not processed (lost-creates.ts); otherwise it stays lost, never sent twice.
+   */
+  async createPet(body: RequestBody, authorization?: Authorization, contentType: string | null = 'application/json'): Promise<OperationExchange> {
+    const text = requestBodyText(body)
+    const first = await this.send('createPet', 'POST', '/pets', authorization, text, contentType, 'octets' in body)
+    if (first.failure?.kind !== 'dropped') return first
+    const unprocessed = await createNotProcessed((status) => this.listPets({ status, limit: 100 }), text, PET_STATUSES)
+    if (!unprocessed.sure) return { ...first, failure: { ...first.failure, message: `${first.failure.message}; not sent again: ${unprocessed.why}` } }
+    const again = await this.send('createPet', 'POST', '/pets', authorization, text, contentType, 'octets' in body, true)
+    if (again.response && first.failure.unreportedClose) this.client.confirmLostToClose(first.failure.unreportedClose)
+    return { ...again, retries: [{ failure: `${first.failure.message}; ${unprocessed.why}, so it was sent again on a connection of its own`, waitedMs: 0 }, ...again.retries] }
   }
 
   async getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
@@ -163,6 +175,7 @@ export class PetstoreApi {
     body?: string,
     contentType: string | null = 'application/json',
     bodyIsOctets = false,
+    freshConnection = false,
   ): Promise<OperationExchange> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
@@ -170,7 +183,14 @@ export class PetstoreApi {
     if (body !== undefined && contentType !== null) headers['content-type'] = contentType
     const exchange = await this.track(
       `${method} ${path}`,
-      this.client.send({ method, path, headers, ...(body !== undefined ? { body, bodyIsOctets } : {}), operation: OPERATION_ROUTES[operation] }),
+      this.client.send({
+        method,
+        path,
+        headers,
+        ...(body !== undefined ? { body, bodyIsOctets } : {}),
+        operation: OPERATION_ROUTES[operation],
+        ...(freshConnection ? { freshConnection: true as const } : {}),
+      }),
     )
     const tagged: OperationExchange = { ...exchange, operation }
     this.patience?.saw(tagged)

@@ -107,10 +107,11 @@ describe.concurrent('rate limits and retries', () => {
     expect(outcome.code, outcome.stdout).toBe(0)
     expect(server.requests.filter((request) => request.url === '/v1/pets').length).toBe(2)
     const anyRetried = outcome.results?.requirements.flatMap((result) => result.retried).join('\n') ?? ''
-    expect(anyRetried).toMatch(/GET .*: retried after connection failed/)
+    // Reset on the connection that had carried the run's first answers, or on one of its own: either way it goes again.
+    expect(anyRetried).toMatch(/GET .*: retried after (connection failed|the connection was reset by the target)/)
   })
 
-  test('a POST whose connection is reset is never sent again', async ({ onTestFinished }) => {
+  test('a POST whose connection is reset is sent again at most once, on a connection of its own, and only when the lists show it was not processed', async ({ onTestFinished }) => {
     const target = await targetFor(
       {
         variant: {
@@ -128,12 +129,15 @@ describe.concurrent('rate limits and retries', () => {
     expect(outcome.code).toBe(1)
     const posts = target.requests.filter((request) => request.method === 'POST')
     expect(posts.length).toBeGreaterThan(0)
-    // No POST was sent again: no requirement lists a retried POST.
-    expect((outcome.results?.requirements ?? []).flatMap((result) => result.retried).filter((line) => line.startsWith('POST'))).toEqual([])
-    // Seeding, the fixed and the generated cases: every body arrived exactly once. (A sequence may create two
+    // A POST sent again says why: the lists showed no pet of its name.
+    const retriedPosts = (outcome.results?.requirements ?? []).flatMap((result) => result.retried).filter((line) => line.startsWith('POST'))
+    for (const line of retriedPosts) expect(line).toMatch(/no pet of its name is in GET \/pets\?status=.*so it was sent again on a connection of its own/)
+    // Seeding, the fixed and the generated cases: every body arrived at most twice. (A sequence may create two
     // identical pets on purpose, at once: those are two creates, not one sent again.)
     const bodies = posts.map((post) => post.body).filter((body) => !/-seq\d+ /.test(body ?? ''))
-    expect(new Set(bodies).size).toBe(bodies.length)
+    const times = new Map<string | undefined, number>()
+    for (const body of bodies) times.set(body, (times.get(body) ?? 0) + 1)
+    expect(Math.max(...times.values())).toBeLessThanOrEqual(2)
     // The fixed and the generated checks both fail, in either order: each names the broken connection.
     for (const failure of resultOf(outcome, 'createPet/returns-201-pet')?.failures ?? []) expect(`${failure.message} ${failure.actual}`).toMatch(/connection failed/)
     expect(resultOf(outcome, 'createPet/returns-201-pet')?.failures.length).toBeGreaterThan(0)

@@ -79,13 +79,28 @@ describe('a connection the target closes under a request', () => {
     expect(target.received).toEqual(['GET /v1/pets/5 HTTP/1.1', 'POST /v1/pets HTTP/1.1'])
   })
 
-  test('a connection reset under a POST is the target failing it, not a close: a connection failure, still never sent again', async () => {
+  test("a connection reset under a POST, right after an answer, is the connection's doing as a close is: dropped, the close kept to report once a fresh connection shows the request was not at fault, and never sent again by the client", async () => {
     const target = track(await startDropper(404, false, true))
     const client = clientOf(target.baseUrl)
     await client.send({ method: 'GET', path: '/pets/5', headers: {} })
     const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' })
-    expect(post.failure?.kind).toBe('connection')
+    expect(post.failure?.kind).toBe('dropped')
+    expect(post.failure?.message).toMatch(
+      /^the connection was reset by the target before any byte of an answer came: it had just carried GET \/v1\/pets\/5 \(answered 404\), which did not say Connection: close$/,
+    )
+    expect(post.failure?.unreportedClose?.previous).toEqual({ method: 'GET', path: '/v1/pets/5', status: 404 })
+    expect(client.unannouncedCloses).toEqual([])
     expect(target.received.filter((line) => line.startsWith('POST'))).toHaveLength(1)
+  })
+
+  test('a read lost to a reset right after an answer goes again on a connection of its own; answered there, the reset is reported as a close', async () => {
+    const target = track(await startDropper(404, false, true))
+    const client = clientOf(target.baseUrl)
+    await client.send({ method: 'GET', path: '/pets/5', headers: {} })
+    const again = await client.send({ method: 'GET', path: '/pets/6', headers: {} })
+    expect(again.response?.status).toBe(404)
+    expect(again.retries[0]?.failure).toMatch(/^the connection was reset by the target/)
+    expect(client.unannouncedCloses.map((close) => close.previous)).toEqual([{ method: 'GET', path: '/v1/pets/5', status: 404 }])
   })
 
   test('a read sent on it goes again, on a connection of its own, and is answered', async () => {

@@ -1,6 +1,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { petDifferences } from '../../lib/checks/differences.js'
 import type { EventualRead } from '../../lib/data/eventual-reads.js'
+import { responseObject } from '../../lib/http/client.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import type { OperationExchange, PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId } from '../fixtures.js'
@@ -11,6 +12,26 @@ export interface NewPetCase {
   categoryId: (check: Check) => bigint
   status?: PetStatus
   extra?: Record<string, unknown>
+  /** The one input it varies from the plain create (PLAIN_NEW_PET), in words: what an experiment names as the cause when it fails and the plain create passes. */
+  varies?: string
+}
+
+/** The plain create: an ASCII name, the plain categoryId and a status. Sent once per run, shared; the control of every experiment on a create. */
+export const PLAIN_NEW_PET: NewPetCase = { label: 'ASCII name with status', name: (c) => c.petName('echo-ascii'), categoryId: categoryId, status: 'pending' }
+
+/** The plain create's exchange (sent once per run, shared with createPet/returns-201-pet). */
+export function plainCreate(check: Check): Promise<OperationExchange> {
+  return check.shared(`echo:${PLAIN_NEW_PET.label}`, (api) => api.createPet(newPetBody(check, PLAIN_NEW_PET)))
+}
+
+/** Whether the plain create was answered 201 with every field as sent: the control an experiment's variation is set against. */
+export async function plainCreatePasses(check: Check): Promise<boolean> {
+  const exchange = await plainCreate(check)
+  const created = exchange.response?.status === 201 ? responseObject(exchange) : undefined
+  const sent = newPetBody(check, PLAIN_NEW_PET).json
+  return (
+    created !== undefined && integerField(created.id) !== undefined && petDifferences({ name: sent.name, categoryId: sent.categoryId, status: sent.status }, created).length === 0
+  )
 }
 
 /** Configured category ids replace the int64 extremes when the target only knows some categories. */
@@ -45,7 +66,7 @@ export async function createValid(check: Check, pet: NewPetCase, shareKey?: stri
   check.requireWrites()
   const body = newPetBody(check, pet)
   const exchange = shareKey ? await check.shared(shareKey, (api) => api.createPet(body)) : await check.api.createPet(body)
-  check.expect.status(exchange, 201, 'POST /pets')
+  check.expect.answeredWith(exchange, 201, 'POST /pets', 'createPet/returns-201-pet')
   const created = check.expect.petObject(exchange)
   const id = integerField(created.id)
   check.expect.that(id !== undefined, 'the created pet has no integer id', { exchange, expected: 'an integer id', actual: stringifyJson(created.id) })

@@ -5,6 +5,7 @@
  */
 import { describeAnswer, failureOf, lostToDroppedConnection } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
+import type { ExperimentCause } from '../../lib/checks/check-result.js'
 import { codePoint, nameDifference, petDifferences } from '../../lib/checks/differences.js'
 import { type EventualRead, windowWords } from '../../lib/data/eventual-reads.js'
 import { LiveProperty, type PropertyOutcome, type Shrunk } from '../../lib/data/live-property.js'
@@ -20,7 +21,7 @@ import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
 import { type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
-import { getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
+import { categoryId, getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'
 
 export type ValidBodyRequirement = 'createPet/returns-201-pet' | 'createPet/echoes-fields' | 'createPet/round-trip-get'
@@ -160,6 +161,51 @@ async function evaluateInvalid(api: PetstoreApi, searches: RefusedPetSearches, i
 export interface NamedProperty<T, K extends string> {
   name: string
   cases: LiveProperty<T, K, CaseOutcome<K>>
+  /** The input of a counterexample that, made plain alone, makes it pass: sent as an experiment after the shrink. */
+  experiment?: (value: T, requirement: K) => Promise<ExperimentCause | undefined>
+}
+
+/** The inputs of a valid NewPet, each with its plain value: the plain create's (PLAIN_NEW_PET), a plain name of its own. */
+function plainInputs(check: Check, pet: ValidNewPet): Array<{ input: string; value: string; plain: ValidNewPet }> {
+  const plainCategoryId = categoryId(check)
+  const inputs = [
+    ...(pet.categoryId !== plainCategoryId || pet.categoryIdSpelling !== 'integer'
+      ? [
+          {
+            input: 'categoryId',
+            value: pet.categoryIdSpelling === 'integer' ? String(pet.categoryId) : `${pet.categoryId} written ${categoryIdRespelling(pet)?.label}`,
+            plain: { ...pet, categoryId: plainCategoryId, categoryIdSpelling: 'integer' as const },
+          },
+        ]
+      : []),
+    { input: 'name', value: JSON.stringify(pet.name).slice(0, 60), plain: { ...pet, name: check.petName('experiment') } },
+    ...(pet.status !== 'pending' ? [{ input: 'status', value: pet.status ?? '(none)', plain: { ...pet, status: 'pending' as const } }] : []),
+    ...(Object.keys(pet.extra).length > 0 ? [{ input: 'a member the schema does not name', value: Object.keys(pet.extra).join(', '), plain: { ...pet, extra: {} } }] : []),
+  ]
+  return inputs
+}
+
+/**
+ * The experiment behind a generated valid counterexample: each of its inputs made plain alone, one after the other,
+ * until the counterexample passes; that input is the cause. At most one create (and its read) per input.
+ */
+async function validCause(
+  check: Check,
+  pet: ValidNewPet,
+  requirement: ValidBodyRequirement,
+  evaluate: (pet: ValidNewPet) => Promise<CaseOutcome<ValidBodyRequirement>>,
+): Promise<ExperimentCause | undefined> {
+  for (const { input, value, plain } of plainInputs(check, pet)) {
+    const outcome = await evaluate(plain)
+    check.adopt(outcome.exchanges)
+    if (outcome.decided.includes(requirement) && !outcome.failures[requirement]) {
+      return {
+        input,
+        words: `the counterexample passes with its ${input} made plain alone (${value} → ${input === 'categoryId' ? String(plain.categoryId) : input === 'status' ? plain.status : 'plain'})`,
+      }
+    }
+  }
+  return undefined
 }
 
 /** Send a property's cases, or, when replaying, only the one case the replay path names (other properties send nothing). */
@@ -194,7 +240,8 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
       cost: () => 1,
       shrinkBudget: { requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES_PER_PROPERTY, stop: check.stop },
     })
-    return [await run(check, { name: 'valid', cases })]
+    const evaluate = (pet: ValidNewPet) => evaluateValid(api, pet, checkGet ? readBack : undefined)
+    return [await run(check, { name: 'valid', cases, experiment: (pet: ValidNewPet, requirement: ValidBodyRequirement) => validCause(check, pet, requirement, evaluate) })]
   })
 }
 
@@ -264,6 +311,8 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
   const unshrunk = first?.cases.outcomes.find((outcome) => outcome.failures[requirementId])
   const failure = shrunk?.failure ?? unshrunk?.failures[requirementId]
   const replayPath = shrunk ? `${first?.name}:${shrunk.path}` : replaying ? (check.context.replayPath ?? '') : ''
+  const experiment = first?.experiment
+  const cause = shrunk && experiment ? await check.once(`generated:experiment:${requirementId}:${first.name}`, () => experiment(shrunk.value, requirementId)) : undefined
   const sent = shrunk?.outcome.sent ?? unshrunk?.sent ?? ''
   const others =
     broken.length > 1
@@ -281,6 +330,7 @@ export async function judgeGenerated<T, K extends GeneratedRequirement>(
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
     ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),
     ...(failure?.actual !== undefined ? { actual: failure.actual } : {}),
+    ...(cause ? { cause } : {}),
     replay: {
       seed: check.context.seed,
       path: replayPath,

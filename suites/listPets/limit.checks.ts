@@ -24,7 +24,7 @@ function limitsAcrossTheRange(seed: number, count: number): number[] {
 describe('listPets: the limit parameter', () => {
   test('[listPets/limit-default-20] without limit, at most 20 pets are returned', async ({ check }) => {
     const survey = await check.survey()
-    check.expect.status(survey.defaultPage, 200, 'GET /pets')
+    check.expect.answeredWith(survey.defaultPage, 200, 'GET /pets', 'listPets/returns-pets')
     const pets = check.expect.petArray(survey.defaultPage)
     check.expect.that(pets.length <= 20, `GET /pets returned ${pets.length} pets, more than the default 20`, {
       exchange: survey.defaultPage,

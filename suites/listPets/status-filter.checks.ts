@@ -15,7 +15,7 @@ describe('listPets: the status filter', () => {
   test.for(PET_STATUSES)('[listPets/status-filter-complete] a pet of status %s seen in GET /pets is listed by that filter', async (status, { check }) => {
     const survey = await check.survey()
     const exchange = survey.byStatus[status]
-    check.expect.status(exchange, 200, `GET /pets?status=${status}&limit=100`)
+    check.expect.answeredWith(exchange, 200, `GET /pets?status=${status}&limit=100`, 'listPets/status-filter-matches')
     check.require(check.expect.petArray(exchange).length < 100, `status=${status}&limit=100 holds 100 pets, so it may be incomplete`)
     const listed = new Set(listedPets(exchange).map((pet) => pet.id))
     const seenUnfiltered = [...listedPets(survey.defaultPage), ...listedPets(survey.limit100)].filter((pet) => pet.status === status)

@@ -3,6 +3,7 @@
  * requirements that must catch it. The mutation score runs the real command against each.
  */
 import type { Variant } from '../variant.js'
+import { attributionFaults } from './attribution.js'
 import { authFaults } from './auth.js'
 import { createPetFaults } from './create-pet.js'
 import { editFaults } from './edits.js'
@@ -24,4 +25,5 @@ export const faults: Variant[] = [
   ...spellingFaults,
   ...illFormedTextFaults,
   ...editFaults,
+  ...attributionFaults,
 ]

@@ -1,0 +1,55 @@
+/**
+ * A rate limit pauses the whole run, not only the request that met it. RFC 9110 §10.2.3: `Retry-After` says how
+ * long the user agent ought to wait before making a follow-up request, any request. A run that kept its other
+ * requests going while one waited would open the target's next window itself, and a request could meet the limit
+ * at every retry however well it waited (policy §2, rate limits: retries running out is a failure).
+ *
+ * So a `429`, or a `503` with `Retry-After`, sets a pause until the time it names: every request waits for it
+ * before it is sent. Afterwards the run starts again with one request at a time, and doubles its concurrency with
+ * each answer that is not a rate limit, back to --concurrency: a target that has just said it is overwhelmed is
+ * not met with every request at once.
+ */
+
+/** What the pause sets: the number of requests in flight at once. */
+export interface ConcurrencyLimit {
+  concurrency: number
+}
+
+export class RateLimitPause {
+  /** When the pause ends (performance.now()); 0: none. */
+  private pausedUntil = 0
+  /** Pauses so far, for the report. */
+  pauses = 0
+  /** The milliseconds the run spent paused, summed over pauses that did not overlap. */
+  pausedMs = 0
+
+  constructor(
+    private readonly queue: ConcurrencyLimit,
+    private readonly concurrency: number,
+    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly stop?: AbortSignal,
+    /** The clock the pause is read on (ms): the process's monotonic one. */
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** A rate limit that asks for `waitMs`: every request waits until then, and the run starts again one at a time. */
+  rateLimited(waitMs: number): void {
+    const now = this.now()
+    const until = now + waitMs
+    if (until <= this.pausedUntil) return
+    this.pausedMs += until - Math.max(now, this.pausedUntil)
+    if (this.pausedUntil <= now) this.pauses += 1
+    this.pausedUntil = until
+    this.queue.concurrency = 1
+  }
+
+  /** An answer that was no rate limit: the concurrency doubles, up to --concurrency. */
+  answered(): void {
+    if (this.queue.concurrency < this.concurrency) this.queue.concurrency = Math.min(this.concurrency, this.queue.concurrency * 2)
+  }
+
+  /** Waits for the pause to end, if the run is paused (a pause set meanwhile is waited for too), or for the run to stop. */
+  async waitIfPaused(): Promise<void> {
+    for (let left = this.pausedUntil - this.now(); left > 0 && !this.stop?.aborted; left = this.pausedUntil - this.now()) await this.sleep(Math.ceil(left))
+  }
+}

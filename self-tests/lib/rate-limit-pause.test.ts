@@ -1,0 +1,84 @@
+/** A rate limit pauses every request of the run until the time it names, then the run ramps back up to --concurrency. */
+import { describe, expect, test } from 'vitest'
+import { RateLimitPause } from '../../lib/http/rate-limit-pause.js'
+
+/** A pause on a clock of the test's own, which a sleep moves on by what it sleeps: no time passes, and none is measured. */
+function pauseWith(concurrency: number) {
+  const queue = { concurrency }
+  const slept: number[] = []
+  let clock = 1_000
+  const pause = new RateLimitPause(
+    queue,
+    concurrency,
+    async (ms) => {
+      slept.push(ms)
+      clock += ms
+    },
+    undefined,
+    () => clock,
+  )
+  return { queue, slept, pause, later: (ms: number) => (clock += ms) }
+}
+
+describe('the run-wide pause of a rate limit', () => {
+  test('without a rate limit no request waits and the concurrency stays', async () => {
+    const { queue, slept, pause } = pauseWith(8)
+    await pause.waitIfPaused()
+    pause.answered()
+    expect(slept).toEqual([])
+    expect(queue.concurrency).toBe(8)
+  })
+
+  test('a rate limit makes the next request wait for the time it names, and the run starts again one request at a time', async () => {
+    const { queue, slept, pause } = pauseWith(8)
+    pause.rateLimited(2_000)
+    expect(queue.concurrency).toBe(1)
+    await pause.waitIfPaused()
+    expect(slept).toEqual([2_000])
+    expect(pause.pauses).toBe(1)
+    // Over: the next request goes at once.
+    await pause.waitIfPaused()
+    expect(slept).toEqual([2_000])
+  })
+
+  test('each answer that is no rate limit doubles the concurrency, back to --concurrency and no further', () => {
+    const { queue, pause } = pauseWith(8)
+    pause.rateLimited(1_000)
+    const seen = [1, 2, 3, 4].map(() => {
+      pause.answered()
+      return queue.concurrency
+    })
+    expect(seen).toEqual([2, 4, 8, 8])
+  })
+
+  test('a shorter rate limit within a pause does not shorten it; a longer one lengthens it, still one pause; one after it is a pause of its own', async () => {
+    const { pause, slept, later } = pauseWith(4)
+    pause.rateLimited(3_000)
+    later(500)
+    pause.rateLimited(1_000)
+    expect(pause.pausedMs).toBe(3_000)
+    pause.rateLimited(5_000)
+    expect(pause.pauses).toBe(1)
+    expect(pause.pausedMs).toBe(5_500)
+    await pause.waitIfPaused()
+    expect(slept).toEqual([5_000])
+    pause.rateLimited(1_000)
+    expect(pause.pauses).toBe(2)
+  })
+
+  test('a run that stops is not kept waiting', async () => {
+    const stop = new AbortController()
+    stop.abort()
+    const slept: number[] = []
+    const pause = new RateLimitPause(
+      { concurrency: 8 },
+      8,
+      async (ms) => void slept.push(ms),
+      stop.signal,
+      () => 0,
+    )
+    pause.rateLimited(10_000)
+    await pause.waitIfPaused()
+    expect(slept).toEqual([])
+  })
+})

@@ -1,0 +1,58 @@
+/**
+ * Faults that other rules once took the blame for: a service with one of them failed requirements it meets, because
+ * one exchange varied two inputs, a check demanded a status another rule names, or a connection the service closed
+ * lost a request. Each must fail exactly the rules it breaks (`onlyCatches`), at every seed.
+ */
+import { isJsonObject, JsonNumber, parseJson } from '../../lib/http/json.js'
+import { errorResponse } from '../../reference/handler.js'
+import { isCreatePet, type Variant } from '../variant.js'
+
+const TWO_TO_53 = 2n ** 53n
+
+/** The NewPet object of a create, when its body is one. */
+function newPetOf(body: string): Record<string, unknown> | undefined {
+  const parsed = parseJson(body)
+  return parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined
+}
+
+export const attributionFaults: Variant[] = [
+  {
+    name: 'categoryId-beyond-2^53-refused',
+    description:
+      'a validator (zod, joi) refuses a categoryId beyond ±(2^53 - 1) with 400, "Number must be a safe integer"; any name is stored exactly, the hazardous ones included',
+    catches: ['createPet/integer-edges-round-trip', 'createPet/returns-201-pet'],
+    onlyCatches: true,
+    wrap: (reference) => async (request) => {
+      const categoryId = isCreatePet(request) ? newPetOf(request.body)?.categoryId : undefined
+      if (categoryId instanceof JsonNumber && categoryId.integer !== undefined && (categoryId.integer >= TWO_TO_53 || categoryId.integer <= -TWO_TO_53)) {
+        return errorResponse(400, 'invalid_body', 'categoryId: Number must be a safe integer')
+      }
+      return reference(request)
+    },
+  },
+  {
+    name: 'nul-in-name-refused',
+    description: 'a Python REST framework refuses a name holding NUL with 400, "Null characters are not allowed"; every categoryId round-trips',
+    catches: ['createPet/hazardous-names', 'createPet/returns-201-pet'],
+    onlyCatches: true,
+    wrap: (reference) => async (request) => {
+      const name = isCreatePet(request) ? newPetOf(request.body)?.name : undefined
+      if (typeof name === 'string' && name.includes('\u0000')) return errorResponse(400, 'invalid_body', 'name: Null characters are not allowed.')
+      return reference(request)
+    },
+  },
+  {
+    name: 'long-names-500-then-connection-reset',
+    description:
+      'a name over 1,000 characters overflows a column: 500 text/plain, after which the ASGI server gives the connection up without Connection: close, resetting the next request that comes on it',
+    catches: ['createPet/long-names-kept', 'createPet/returns-201-pet', 'responses/no-server-error', 'responses/close-announced'],
+    onlyCatches: true,
+    wrap: (reference) => async (request) => {
+      const name = isCreatePet(request) ? newPetOf(request.body)?.name : undefined
+      if (typeof name === 'string' && name.length > 1_000) {
+        return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
+      }
+      return reference(request)
+    },
+  },
+]
