@@ -109,17 +109,19 @@ export class Assertions {
   }
 
   /**
-   * The answer a check needs to judge its own property: one of `expected` statuses, or the check is inconclusive. The
-   * status is the property of `judgedBy`, the rule that names it, which judges the same answer (a valid create answered
-   * 400 fails createPet/returns-201-pet, not the rule that wanted to read the pet it made; a 5xx fails
-   * responses/no-server-error). A check of `judgedBy` itself fails, as `status` does. A request with no answer at all
-   * fails either way, as in `status`: no rule but the one that sent it would judge it.
+   * The answer a check needs to judge its own property, for a rule whose words name no status: one of `expected`
+   * statuses, or the check is inconclusive, the status being the failure of the rule that names it. A 5xx is
+   * responses/no-server-error's; another status is `judgedBy`'s, the rule that names the status of that very request
+   * (a valid create answered 400 fails createPet/returns-201-pet, not the rule that wanted to read the pet it made).
+   * When no other rule judges the request's status, `judgedBy` is the check's own rule, and the status fails it as in
+   * `status`. A request with no answer at all fails as in `status`: no rule but the one that sent it judges it.
    */
   answeredWith(exchange: Exchange, expected: number | readonly number[], what: string, judgedBy: string): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const status = exchange.response?.status
-    if (judgedBy === this.requirementId || status === undefined || allowed.includes(status)) return this.status(exchange, expected, what)
+    if (status === undefined || allowed.includes(status)) return this.status(exchange, expected, what)
     const owner = status >= 500 && !rateLimitOutlasted(exchange) ? 'responses/no-server-error' : judgedBy
+    if (owner === this.requirementId) return this.status(exchange, expected, what)
     throw new Inconclusive(`${what} was answered ${status}, not ${allowed.join(' or ')}: that status is judged by ${owner}, and this rule had no such answer to judge`)
   }
 

@@ -76,6 +76,11 @@ export function renderSummary(run: RunResult): string {
   return [
     `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
     ...(run.neighbourhood ? [neighbourhoodLine(run.neighbourhood)] : []),
+    ...(run.rateLimitPauses
+      ? [
+          `Rate limits: the target asked the run to wait ${counted(run.rateLimitPauses.pauses, 'time')}, ${(run.rateLimitPauses.pausedMs / 1000).toFixed(1)} s in all; every request waited each time`,
+        ]
+      : []),
     `Verdict: ${headlineLine(run.headline)} (exit ${run.exitCode}) — ${run.profile} profile against ${run.target.baseUrl}${run.target.embeddedReference ? ' (embedded reference)' : ''}, seed ${run.seed}, ${run.requestsSent} requests in ${(run.durationMs / 1000).toFixed(1)} s, peak memory ${Math.round(run.peakRssBytes / 2 ** 20)} MiB`,
   ].join('\n')
 }

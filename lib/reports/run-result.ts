@@ -41,6 +41,8 @@ export interface RunResult {
   /** The neighbourhood of the plain requests (policy §2b): the edits made of each request, part and operator, and the pets they left on the store. */
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
+  /** The pauses rate limits asked of the whole run (lib/http/rate-limit-pause.ts), when there were any. */
+  rateLimitPauses?: { pauses: number; pausedMs: number }
   /** Peak resident memory of the suite's process, in bytes: bounded whatever the target sends. */
   peakRssBytes: number
   harnessErrors: string[]

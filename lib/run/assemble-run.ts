@@ -36,6 +36,7 @@ export interface RunFacts {
   seeding?: SeedingOutcome
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
+  rateLimitPauses?: { pauses: number; pausedMs: number }
   harnessErrors?: string[]
   baseline?: BaselineSummary
   artifactsUrl?: string
@@ -74,6 +75,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     seeding: facts.seeding ?? { knownBefore: 0, created: 0, note: 'not seeded: the run stopped first' },
     ...(facts.neighbourhood && facts.neighbourhood.planned > 0 ? { neighbourhood: facts.neighbourhood } : {}),
     requestsSent: facts.requestsSent,
+    ...(facts.rateLimitPauses && facts.rateLimitPauses.pauses > 0 ? { rateLimitPauses: facts.rateLimitPauses } : {}),
     peakRssBytes: peakRssBytes(),
     harnessErrors: facts.harnessErrors ?? [],
     ...(facts.baseline ? { baseline: facts.baseline } : {}),

@@ -111,6 +111,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     today: config.now,
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
+    rateLimitPauses: { pauses: session.client.pause.pauses, pausedMs: Math.round(session.client.pause.pausedMs) },
     neighbourhood: {
       planned: session.state.neighbourhood.planned,
       sent: session.state.neighbourhood.sent,

@@ -25,7 +25,7 @@ export function limitOfRow(row: (typeof FILTER_LIMIT_ROWS)[number], countOfS: nu
 
 /** Every pet of a filtered answer has the status asked for; evidence only when pets of another status are known. */
 export function expectOnlyStatus(check: Check, exchange: OperationExchange, status: PetStatus, survey: StoreSurvey, request: string): void {
-  check.expect.status(exchange, 200, request)
+  check.expect.answeredWith(exchange, 200, request, 'listPets/status-filter-matches')
   const pets = check.expect.petArray(exchange)
   const others = pets.filter((pet) => pet.status !== status)
   check.expect.that(others.length === 0, `${request} listed ${others.length} ${others.length === 1 ? 'pet' : 'pets'} whose status is not "${status}" (another, or none)`, {

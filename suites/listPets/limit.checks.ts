@@ -81,7 +81,8 @@ describe('listPets: the limit parameter', () => {
     const survey = await check.survey()
     const exchange = size === 20 ? survey.defaultPage : size === 100 ? survey.limit100 : await check.shared(`limit=${size}`, (api) => api.listPets({ limit: size }))
     const request = size === 20 ? 'GET /pets' : `GET /pets?limit=${size}`
-    check.expect.status(exchange, 200, request)
+    // The status of these lists is the rule's that names it: limit-max-100's for limit=100, returns-pets' for the default page.
+    check.expect.answeredWith(exchange, 200, request, size === 20 ? 'listPets/returns-pets' : size === 100 ? 'listPets/limit-max-100' : 'listPets/limit-caps-size')
     const pets = check.expect.petArray(exchange)
     check.require(survey.lowerBound >= size, `the store is known to hold ${survey.lowerBound} pets, fewer than ${size}`)
     check.expect.that(pets.length === size, `${request} returned ${pets.length} pets while the store holds at least ${survey.lowerBound}`, {

@@ -12,7 +12,7 @@ describe('listPets: status and limit together', () => {
   test.for(PET_STATUSES)('[listPets/filter-and-default-limit] status=%s without limit returns at most 20 pets', async (status, { check }) => {
     const survey = await check.survey()
     const exchange = await filteredList(check, status)
-    check.expect.status(exchange, 200, `GET /pets?status=${status}`)
+    check.expect.answeredWith(exchange, 200, `GET /pets?status=${status}`, 'listPets/filter-and-default-limit')
     const pets = check.expect.petArray(exchange)
     check.expect.that(pets.length <= 20, `GET /pets?status=${status} returned ${pets.length} pets, more than the default 20`, {
       exchange,
@@ -29,7 +29,7 @@ describe('listPets: status and limit together', () => {
     const limit = limitOfRow(row, count)
     const exchange = await filteredList(check, status, limit)
     const request = `GET /pets?status=${status}&limit=${limit}`
-    check.expect.status(exchange, 200, request)
+    check.expect.answeredWith(exchange, 200, request, 'listPets/filter-and-limit')
     const pets = check.expect.petArray(exchange)
     check.expect.that(pets.length <= limit, `${request} returned ${pets.length} pets`, { exchange, expected: `at most ${limit} pets`, actual: `${pets.length} pets` })
     check.require(count > limit, `the store is known to hold ${count} pets of status ${status}; more than ${limit} are needed for limit=${limit} to be evidence`)
