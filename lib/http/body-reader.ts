@@ -29,6 +29,39 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
   }
 }
 
+/**
+ * Large bodies read a few at a time (policy §5: peak memory whatever the target sends). A body that grows past
+ * `thresholdBytes` waits for one of `slots` before it is read further; meanwhile its connection is not read, so
+ * the target waits. A body holding a slot reads to its end without waiting for anything else, so no two bodies
+ * ever wait on each other. A target that answers a megabyte to every request then costs `slots` megabytes of
+ * bodies being read at once, not one per request in flight.
+ */
+export class LargeBodyGate {
+  private free: number
+  private readonly waiting: Array<() => void> = []
+
+  constructor(
+    readonly thresholdBytes: number,
+    slots: number,
+  ) {
+    this.free = slots
+  }
+
+  /** Waits for a slot; the function returned gives it back. */
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free -= 1
+    else await new Promise<void>((resolve) => this.waiting.push(resolve))
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.free += 1
+    }
+  }
+}
+
 /** Waits until the decoder takes more input, or is gone (cut at the cap, or failed). */
 function drainedOrClosed(decoder: Transform): Promise<void> {
   return new Promise((resolve) => {
@@ -50,21 +83,39 @@ export async function readBody(
   body: AsyncIterable<unknown> & { destroy(): void },
   contentEncoding: string | undefined,
   maxBytes: number,
+  gate?: LargeBodyGate,
+): Promise<{ chunks: Buffer[]; byteLength: number; wireBytes: number }> {
+  let release: (() => void) | undefined
+  try {
+    return await readWithin(body, contentEncoding, maxBytes, async (decoded) => {
+      if (gate && !release && decoded > gate.thresholdBytes) release = await gate.acquire()
+    })
+  } finally {
+    release?.()
+  }
+}
+
+async function readWithin(
+  body: AsyncIterable<unknown> & { destroy(): void },
+  contentEncoding: string | undefined,
+  maxBytes: number,
+  grown: (decoded: number) => Promise<void>,
 ): Promise<{ chunks: Buffer[]; byteLength: number; wireBytes: number }> {
   const chunks: Buffer[] = []
   let decoded = 0
   let wireBytes = 0
-  const keep = (chunk: Buffer) => {
+  const keep = async (chunk: Buffer) => {
     decoded += chunk.length
     if (decoded > maxBytes) throw new BodyTooLarge()
     chunks.push(chunk)
+    await grown(decoded)
   }
   const decoder = decoderFor(contentEncoding)
   if (!decoder) {
     for await (const chunk of body) {
       wireBytes += (chunk as Buffer).length
       try {
-        keep(chunk as Buffer)
+        await keep(chunk as Buffer)
       } catch (error) {
         body.destroy()
         throw error
@@ -89,7 +140,7 @@ export async function readBody(
     }
   })()
   try {
-    for await (const chunk of decodedChunks) keep(chunk)
+    for await (const chunk of decodedChunks) await keep(chunk)
   } catch (error) {
     body.destroy()
     decoder.destroy()

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs'
 import type { ConnectionOptions } from 'node:tls'
 import PQueue from 'p-queue'
 import { Agent, type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors } from 'undici'
-import { BodyDecodingFailed, BodyTooLarge, readBody } from './body-reader.js'
+import { BodyDecodingFailed, BodyTooLarge, LargeBodyGate, readBody } from './body-reader.js'
 import { lostOnDroppedConnection, previousWords, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
 import { bodyText, LARGE_BODY_BYTES } from './decoded-bodies.js'
@@ -212,6 +212,10 @@ export const MAX_HEADER_BYTES = 64 * 1024
  */
 const KEPT_BODIES_BUDGET_BYTES = 8 * 1024 * 1024
 
+/** Bodies past this many bytes are read at most LARGE_BODIES_AT_ONCE at a time (body-reader.ts): a page of 100 pets with long names is far below it. */
+const LARGE_BODY_GATE_BYTES = 256 * 1024
+const LARGE_BODIES_AT_ONCE = 4
+
 function stopped(stop: AbortSignal): TransportFailure {
   return { kind: 'stopped', message: `${stopWords(stop)} before an answer came` }
 }
@@ -268,6 +272,8 @@ export class HttpClient {
   private readonly base: URL
   private readonly dead = new DeadOperations(MAX_HEADER_BYTES)
   /** The large bodies the run's answers keep in memory, within a budget (policy §5). */
+  /** The bodies past LARGE_BODY_GATE_BYTES being read now, at most LARGE_BODIES_AT_ONCE (policy §5). */
+  private readonly largeBodies = new LargeBodyGate(LARGE_BODY_GATE_BYTES, LARGE_BODIES_AT_ONCE)
   private readonly keptBodies = new KeptBodies({ largeBytes: LARGE_BODY_BYTES, budgetBytes: KEPT_BODIES_BUDGET_BYTES, forget: (response) => parsedBodies.delete(response) })
   private readonly suspectGates = new Map<string, PQueue>()
   /** Headers every request starts from: the User-Agent, then the extra headers (names in lower case, so a request's own win). */
@@ -524,7 +530,7 @@ export class HttpClient {
               signal,
             })
       const headers = headerRecord(answer.headers)
-      const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes)
+      const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.largeBodies)
       outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
     } catch (error) {
       const failure = classify(error, timeoutMs, maxBodyBytes, stop, operation)

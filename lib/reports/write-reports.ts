@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
 import { stringifyJson } from '../http/json.js'
 import { type Redactor, redactDeep } from '../http/redaction.js'
@@ -21,21 +21,28 @@ export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.
 export async function writeReports(dir: string, run: RunResult, checks: readonly CheckReport[], redact: Redactor): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const redacted = redactDeep(run, redact)
-  const rendered = {
-    'junit.xml': renderJunit(redacted, redactDeep([...checks], redact)),
-    'summary.md': renderSummaryMarkdown(redacted),
-    'report.html': renderHtml(redacted),
-  }
-  // Rendered last, so that the peak memory it records includes rendering the other reports.
-  run.peakRssBytes = peakRssBytes()
-  const files: Record<(typeof REPORT_FILES)[number], string> = { 'results.json': `${stringifyJson({ ...redacted, peakRssBytes: run.peakRssBytes }, 2)}\n`, ...rendered }
+  // Each report rendered and written before the next is rendered: a run whose answers fill every report with
+  // megabytes of evidence never holds all four texts at once (policy §5, peak memory).
+  const renderers: Array<[(typeof REPORT_FILES)[number], () => string]> = [
+    ['junit.xml', () => renderJunit(redacted, redactDeep([...checks], redact))],
+    ['summary.md', () => renderSummaryMarkdown(redacted)],
+    ['report.html', () => renderHtml(redacted)],
+    // Rendered last, so that the peak memory it records includes rendering the other reports.
+    [
+      'results.json',
+      () => {
+        run.peakRssBytes = peakRssBytes()
+        return `${stringifyJson({ ...redacted, peakRssBytes: run.peakRssBytes }, 2)}\n`
+      },
+    ],
+  ]
   const written: string[] = []
-  for (const [name, content] of Object.entries(files)) {
+  for (const [name, render] of renderers) {
     const path = join(dir, name)
-    await writeAtomically(path, content)
+    await writeAtomically(path, render())
     written.push(path)
   }
-  return written
+  return written.sort((a, b) => REPORT_FILES.indexOf(basename(a) as never) - REPORT_FILES.indexOf(basename(b) as never))
 }
 
 /**

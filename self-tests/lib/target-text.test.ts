@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
-import { BodyTooLarge, readBody } from '../../lib/http/body-reader.js'
+import { BodyTooLarge, LargeBodyGate, readBody } from '../../lib/http/body-reader.js'
 import { escapeControlCharacters } from '../../lib/reports/control-characters.js'
 
 /** A body stream of these chunks, with the destroy() undici bodies have. */
@@ -38,5 +38,37 @@ describe('what the target sends is data, bounded after decoding', () => {
     expect(Buffer.concat(read.chunks).toString()).toBe('[1,2]')
     expect(read.byteLength).toBe(5)
     await expect(readBody(streamOf([Buffer.alloc(11)]), 'identity', 10)).rejects.toBeInstanceOf(BodyTooLarge)
+  })
+
+  test('large bodies are read a few at a time: past the threshold a body waits for a slot, and a slot comes back when a body ends, even one cut at the cap', async () => {
+    const gate = new LargeBodyGate(100, 2)
+    let reading = 0
+    let most = 0
+    /** A body of three 80-byte chunks that counts how many bodies are read past the threshold (160 bytes, after two chunks) at once. */
+    const large = () => {
+      return {
+        async *[Symbol.asyncIterator]() {
+          for (let index = 0; index < 3; index++) {
+            if (index === 2) {
+              reading += 1
+              most = Math.max(most, reading)
+            }
+            // Each chunk a turn of the event loop later, so that bodies interleave.
+            await new Promise((resolve) => setImmediate(resolve))
+            yield Buffer.alloc(80)
+          }
+          reading -= 1
+        },
+        destroy: () => {},
+      }
+    }
+    const reads = await Promise.all(Array.from({ length: 6 }, () => readBody(large(), undefined, 1024, gate)))
+    expect(reads.map((read) => read.byteLength)).toEqual([240, 240, 240, 240, 240, 240])
+    // Six bodies interleaved, and never more than the two slots read past the threshold at once.
+    expect(most).toBe(2)
+    await expect(readBody(streamOf([Buffer.alloc(150), Buffer.alloc(150)]), undefined, 200, gate)).rejects.toBeInstanceOf(BodyTooLarge)
+    // Both slots free again: two more large bodies are read at once without waiting on each other.
+    const release = await Promise.all([gate.acquire(), gate.acquire()])
+    for (const give of release) give()
   })
 })
