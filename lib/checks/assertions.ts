@@ -61,6 +61,12 @@ function rateLimitOutlasted(exchange: Exchange): boolean {
   return (status === 429 || status === 503) && exchange.retries.length > 0
 }
 
+/** A 5xx that is no rate limit outlasting the retries: responses/no-server-error's to judge. */
+export function isServerError(exchange: Exchange): boolean {
+  const status = exchange.response?.status ?? 0
+  return status >= 500 && !rateLimitOutlasted(exchange)
+}
+
 /** What came back, and what came before it when the request was retried. */
 export function describeAnswer(exchange: Exchange): string {
   if (exchange.failure) return `no answer: ${exchange.failure.message}${retriesNote(exchange)}`
@@ -120,7 +126,7 @@ export class Assertions {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const status = exchange.response?.status
     if (status === undefined || allowed.includes(status)) return this.status(exchange, expected, what)
-    const owner = status >= 500 && !rateLimitOutlasted(exchange) ? 'responses/no-server-error' : judgedBy
+    const owner = isServerError(exchange) ? 'responses/no-server-error' : judgedBy
     if (owner === this.requirementId) return this.status(exchange, expected, what)
     throw new Inconclusive(`${what} was answered ${status}, not ${allowed.join(' or ')}: that status is judged by ${owner}, and this rule had no such answer to judge`)
   }

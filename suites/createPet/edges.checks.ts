@@ -92,7 +92,7 @@ async function createAndRead(check: Check, api: PetstoreApi, sent: ReadonlyArray
     (reader) => reader.listPets({ status: EDGE_STATUS, limit: 100 }),
     (exchange) => {
       const listed = listedPets(exchange)
-      return listed.length >= 100 || created.every((pet) => listed.some((item) => item.id === pet.id))
+      return exchange.response?.status !== 200 || listed.length >= 100 || created.every((pet) => listed.some((item) => item.id === pet.id))
     },
     api,
   )

@@ -6,7 +6,7 @@
 import { isJsonObject, JsonNumber, parseJson } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
-import { isCreatePet, type Variant } from '../variant.js'
+import { isCreatePet, isListPets, type Variant } from '../variant.js'
 
 const TWO_TO_53 = 2n ** 53n
 
@@ -80,6 +80,19 @@ export const attributionFaults: Variant[] = [
         if (body && 'name' in body && typeof body.name !== 'string') {
           return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
         }
+        return reference(request)
+      },
+  },
+  {
+    name: 'sold-list-500-json',
+    description: 'GET /pets?status=sold fails with 500 and an Error body, correctly labelled application/json; every other request is answered right',
+    catches: ['responses/no-server-error'],
+    onlyCatches: true,
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) => {
+        if (isListPets(request) && request.query.get('status') === 'sold' && authorized(request, apiKey))
+          return errorResponse(500, 'internal', 'the sold pets are archived elsewhere')
         return reference(request)
       },
   },
