@@ -8,13 +8,16 @@ import { runCommandWithFleet } from '../lib/fleet/fleet-command.js'
 import { EXIT } from '../lib/run/command.js'
 
 const cancel = new AbortController()
+const serving = process.argv[2] === 'serve'
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (cancel.signal.aborted) {
-      process.stderr.write(`\n${signal} again: exiting at once, without reports\n`)
-      process.exit(EXIT.harness)
+      process.stderr.write(`\n${signal} again: exiting at once${serving ? '' : ', without reports'}\n`)
+      process.exit(serving ? EXIT.conformant : EXIT.harness)
     }
-    process.stderr.write(`\n${signal}: cancelling the run; the reports will hold what was decided (a second signal exits at once)\n`)
+    process.stderr.write(
+      serving ? `\n${signal}: stopping the server\n` : `\n${signal}: cancelling the run; the reports will hold what was decided (a second signal exits at once)\n`,
+    )
     cancel.abort(signal)
   })
 }

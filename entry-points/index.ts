@@ -6,12 +6,22 @@
 import type { FleetOptions } from '../lib/fleet/fleet-api.js'
 import type { FleetReport } from '../lib/fleet/fleet-report.js'
 import type { RunResult } from '../lib/reports/run-result.js'
+import type { ServedReference, ServeOptions } from '../lib/run/serve.js'
 import { type ConformanceOptions, runConformanceWith } from '../lib/run/typed-api.js'
 import { petstoreSuite } from './suite.js'
 
 /** One conformance run; resolves with its results (exit code included) whatever the verdict. */
 export function runConformance(options: ConformanceOptions = {}): Promise<RunResult> {
   return runConformanceWith(petstoreSuite, options)
+}
+
+/**
+ * The embedded reference implementation on a port until `close()`: `const { baseUrl, apiKey, close } = await
+ * serveReference({ port: 0 })`. The key is `apiKey` when given, else one generated.
+ */
+export async function serveReference(options: ServeOptions = {}): Promise<ServedReference> {
+  const serve = await import('../lib/run/serve.js')
+  return serve.serveReference(petstoreSuite, options)
 }
 
 /** A fleet of targets (a fleet file or the same as values), or one shard of it; resolves with what fleet.json holds. See docs/fleet.md. */
@@ -32,6 +42,7 @@ export type { Headline, HeadlineText } from '../lib/judging/headline.js'
 export type { RequirementResult, Verdict } from '../lib/judging/verdicts.js'
 export type { RunResult } from '../lib/reports/run-result.js'
 export { type Config, ConfigError, type ConfigSources, resolveConfig } from '../lib/run/config.js'
+export type { ServedReference, ServeOptions } from '../lib/run/serve.js'
 export { type ConformanceOptions, configFor } from '../lib/run/typed-api.js'
 export { type Profile, SETTINGS, type SettingValues } from '../lib/settings/settings.js'
 export { type Level, type Requirement, type RequirementId, requirements } from '../lib/spec/catalogue.js'

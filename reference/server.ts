@@ -77,14 +77,36 @@ export interface ServerTls {
   clientCa?: string
 }
 
-export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls): Promise<RunningServer> {
+/** One answer the server gave, for a log line. */
+export interface ServedAnswer {
+  method: string
+  url: string
+  status: number
+  durationMs: number
+}
+
+export interface ServerOptions {
+  /** The port to listen on (default: one the OS picks). */
+  port?: number
+  /** Called once for each answer written. */
+  onAnswer?: (answer: ServedAnswer) => void
+  /** Keep every request received in `requests` (default true; a long-running server says false, so memory stays flat). */
+  keepRequests?: boolean
+}
+
+export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls, options: ServerOptions = {}): Promise<RunningServer> {
   const requests: RunningServer['requests'] = []
+  const { onAnswer, keepRequests = true } = options
   const listener: RequestListener = async (request, response) => {
+    if (onAnswer) {
+      const started = performance.now()
+      response.once('finish', () => onAnswer({ method: request.method ?? '', url: request.url ?? '', status: response.statusCode, durationMs: performance.now() - started }))
+    }
     const parsed = new URL(request.url ?? '/', 'http://reference.invalid')
     const url = { pathname: normalizedPath(parsed.pathname), search: parsed.search, searchParams: parsed.searchParams }
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]))
     const record: RunningServer['requests'][number] = { method: request.method ?? '', url: `${url.pathname}${url.search}`, headers, at: performance.now() }
-    requests.push(record)
+    if (keepRequests) requests.push(record)
     if (dropping.has(request.socket)) return
     if (resetting.has(request.socket)) return void request.socket.resetAndDestroy()
     try {
@@ -116,11 +138,13 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
   server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, host, resolve)
+    server.listen(options.port ?? 0, host, resolve)
   })
   const { port } = server.address() as AddressInfo
+  // An IPv6 host is written in brackets in a URL.
+  const hostInUrl = host.includes(':') ? `[${host}]` : host
   return {
-    baseUrl: `${tls ? 'https' : 'http'}://${host}:${port}${BASE_PATH}`,
+    baseUrl: `${tls ? 'https' : 'http'}://${hostInUrl}:${port}${BASE_PATH}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
  *
  *   petstore-conformance --targets fleet.yaml [--shard k/n] [--report-dir reports] [--seed N] [--targets-in-flight 4] [--baseline old/fleet.json]
  *   petstore-conformance merge <report folders or patterns…> --report-dir <out> [--baseline old/fleet.json]
+ *   petstore-conformance serve [--port 8080] [--host 127.0.0.1] [--pets N]   (the reference on a port: lib/run/serve.ts)
  *
  * Every other setting comes from the fleet file (its defaults, then each target's own) or from PETSTORE_*
  * variables under them. The exit code is the worst of the targets' (see fleet-report.ts).
@@ -26,6 +27,10 @@ type FleetCommandSources = Required<CommandSources>
 export async function runCommandWithFleet(suiteSource: SuiteSource, sources: CommandSources, io: RunIo, options: Pick<RunOptions, 'cancel'> = {}): Promise<number> {
   const fleetSources = { ...sources, today: sources.today ?? (() => new Date()) }
   if (sources.argv[0] === 'merge') return mergeCommand(fleetSources, io)
+  if (sources.argv[0] === 'serve') {
+    const { serveCommand } = await import('../run/serve.js')
+    return serveCommand(async () => (typeof suiteSource === 'function' ? await suiteSource() : suiteSource), sources.argv.slice(1), sources.env, io, options.cancel)
+  }
   if (sources.argv.some((arg) => arg === '--targets' || arg.startsWith('--targets='))) {
     const suite = async () => (typeof suiteSource === 'function' ? await suiteSource() : suiteSource)
     return fleetCommand(suite, fleetSources, io, options.cancel)

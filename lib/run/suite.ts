@@ -17,6 +17,11 @@ export interface ReferenceStart {
   apiKey: string
   /** Pets its store holds at the start (default none). */
   pets?: number
+  /** Where it listens (default 127.0.0.1, on a port the OS picks). */
+  host?: string
+  port?: number
+  /** Called once for each answer (the serve verb logs them); a server given it keeps no record of requests, so a long-running one stays flat in memory. */
+  onAnswer?: (answer: { method: string; url: string; status: number; durationMs: number }) => void
 }
 
 export interface ConformanceSuite {

@@ -32,6 +32,9 @@ Options (each also read from the environment variable shown, then from .env):
 ${settingLines.join('\n')}
 ${COMMAND_SWITCHES.map(([flag, help]) => `  ${flag.padEnd(24)} ${help}`).join('\n')}
 
+The reference implementation on a port, to try the suite or develop a client (petstore-conformance serve --help):
+  petstore-conformance serve [--port 8080] [--host 127.0.0.1] [--pets N]
+
 Many targets (docs/fleet.md):
   petstore-conformance --targets fleet.yaml [--shard k/n] [--seed N] [--targets-in-flight 4] [--report-dir reports] [--baseline old/fleet.json]
   petstore-conformance merge <report folders of the shards, or shard-*> --report-dir <out> [--baseline old/fleet.json]
