@@ -129,6 +129,8 @@ export interface TransportFailure {
   message: string
   /** Nothing went out: the operation was given up, or the run stopped while the request waited for its place. */
   notSent?: true
+  /** A timeout before any byte of an answer: the target took the request and said nothing (not even a status line). */
+  silent?: true
   /** A `dropped` request whose connection the target reset right after an unannounced answer: a close to report once the request is answered elsewhere. */
   unreportedClose?: UnannouncedClose
 }
@@ -514,6 +516,7 @@ export class HttpClient {
     siblings?.add(controller)
     const { signal } = controller
     let outcome: { response: RecordedResponse } | { failure: TransportFailure }
+    let answered = false
     try {
       const { origin } = new URL(request.url)
       const body = request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}
@@ -529,11 +532,13 @@ export class HttpClient {
               ...body,
               signal,
             })
+      answered = true
       const headers = headerRecord(answer.headers)
       const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.largeBodies)
       outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
     } catch (error) {
-      const failure = classify(error, timeoutMs, maxBodyBytes, stop, operation)
+      const classified = classify(error, timeoutMs, maxBodyBytes, stop, operation)
+      const failure: TransportFailure = classified.kind === 'timeout' && !answered ? { ...classified, silent: true } : classified
       // One timeout is enough to know the operation is not answering now: the others in flight are cut, not waited out.
       if (failure.kind === 'timeout' && siblings) for (const sibling of siblings) if (sibling !== controller) sibling.abort(new CutShort())
       outcome = { failure }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
 import { stringifyJson } from '../http/json.js'
@@ -16,6 +16,38 @@ export function peakRssBytes(): number {
 
 /** The files every run writes to the report directory. */
 export const REPORT_FILES = ['results.json', 'junit.xml', 'summary.md', 'report.html'] as const
+
+/** Where a run without a verdict keeps the reports of the last run that had one, inside the report folder. */
+export const LAST_VERDICT_FOLDER = 'last-verdict'
+
+/** The verdict (exit 0 or 1) and start of the run whose results.json is in `dir`, if it had one. */
+async function verdictIn(dir: string): Promise<{ exitCode: number; startedAt: string } | undefined> {
+  try {
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as { exitCode?: unknown; startedAt?: unknown }
+    return results.exitCode === 0 || results.exitCode === 1 ? { exitCode: results.exitCode, startedAt: String(results.startedAt) } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Every exit writes the reports (pipelines upload them), and a set-up mistake or a target that could not be judged
+ * must not destroy the last verdict's: a run without a verdict (exit 2 or 3) first moves the reports of a run that had
+ * one into `last-verdict/` beside its own; a run with a verdict removes a `last-verdict/` left from before, which
+ * its own reports replace. Returns the folder the last verdict was kept in, when it was.
+ */
+export async function keepLastVerdict(dir: string, exitCode: number): Promise<string | undefined> {
+  const kept = join(dir, LAST_VERDICT_FOLDER)
+  if (exitCode === 0 || exitCode === 1) {
+    await rm(kept, { recursive: true, force: true })
+    return undefined
+  }
+  if (!(await verdictIn(dir))) return undefined
+  await rm(kept, { recursive: true, force: true })
+  await mkdir(kept, { recursive: true })
+  for (const name of REPORT_FILES) await rename(join(dir, name), join(kept, name)).catch(() => {})
+  return kept
+}
 
 /** Write results.json, junit.xml, summary.md and report.html, rendered from a run whose every string passed the redactor, whatever the target echoed. */
 export async function writeReports(dir: string, run: RunResult, checks: readonly CheckReport[], redact: Redactor): Promise<string[]> {

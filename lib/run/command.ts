@@ -60,7 +60,7 @@ function validUrl(text: string | undefined): string | undefined {
 /** A configuration error still leaves results.json, summary.md and junit.xml where the reports were to go, saying why the run stopped. */
 export async function writeStoppedReports(error: ConfigError, today: Date, io: RunIo): Promise<void> {
   if (error.reportDir === undefined) return
-  const [{ assembleRun }, { writeReports }, { createRunRedactor }] = await Promise.all([
+  const [{ assembleRun }, { keepLastVerdict, writeReports }, { createRunRedactor }] = await Promise.all([
     import('./assemble-run.js'),
     import('../reports/write-reports.js'),
     import('../checks/evidence.js'),
@@ -81,8 +81,10 @@ export async function writeStoppedReports(error: ConfigError, today: Date, io: R
     stopReason: `configuration error: ${error.problems.join('; ')}`,
   })
   try {
+    const kept = await keepLastVerdict(error.reportDir, EXIT.usage)
     const files = await writeReports(error.reportDir, run, [], createRunRedactor(error.apiKey))
     io.err(`Reports: ${files.join(', ')}`)
+    if (kept) io.err(`The last verdict's reports were moved to ${kept}, not overwritten: this run has none`)
   } catch (writeError) {
     io.err(`The reports could not be written to ${error.reportDir}: ${writeError instanceof Error ? writeError.message : String(writeError)}`)
   }

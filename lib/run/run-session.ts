@@ -23,6 +23,7 @@ import { packageVersion } from '../spec/package-root.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import type { RunFacts } from './assemble-run.js'
 import type { Config } from './config.js'
+import { listNotThere, noPetStoreReason } from './no-pet-store.js'
 import type { ConformanceSuite, RunningReference } from './suite.js'
 
 export interface RunIo {
@@ -143,12 +144,13 @@ function sayWhatIsJudged(session: RunSession): void {
 }
 
 /**
- * One read per kind of request the run sends, at once: a list to see the target answers at all, and getPet
- * and a path probe so that an operation that hangs is known after one timeout, not a wave later. No
- * connection or no TLS session: nothing can be judged; a key every operation refuses: a set-up mistake.
+ * One read per kind of request the run sends, at once: a list to see the target answers at all (and one without
+ * the key, which the interface refuses with 401), and getPet and a path probe so that an operation that hangs is
+ * known after one timeout, not a wave later. No connection or no TLS session: nothing can be judged; a key every
+ * operation refuses, or a base URL where nothing answers like the interface: a set-up mistake.
  */
 async function preflight(session: RunSession, api: PetstoreApi): Promise<Ending | undefined> {
-  const [list, get] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
+  const [list, get, probe] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
   // Anything else (a timeout, a reset, a huge body) is the target's behaviour, which the checks judge and report.
   if (list.failure && (list.failure.kind === 'unreachable' || list.failure.kind === 'tls')) {
     return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: ${list.failure.message}` }
@@ -159,10 +161,23 @@ async function preflight(session: RunSession, api: PetstoreApi): Promise<Ending 
     const hint = session.config.clientCert ? 'it refused the client certificate (--client-cert)' : 'it may want a client certificate: give --client-cert and --client-key'
     return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: TLS: the server ended the session with ${alert}; ${hint}` }
   }
+  // Connections taken and not a byte of an answer to any of the three: nothing can be judged (exit 3), within one timeout.
+  const preflights = [list, get, probe]
+  if (preflights.every((exchange) => exchange.failure?.silent)) {
+    return {
+      exitCode: EXIT.harness,
+      stopReason: `the target never answered: it took the connections, and none of the run's first requests (GET ${list.request.url}, GET ${get.request.url}, GET ${probe.request.url}) got a byte of an answer within ${session.config.timeoutMs} ms`,
+    }
+  }
   if (list.failure) session.err(`WARNING: GET ${list.request.url} failed (${list.failure.message}); the checks will say what else fails`)
   if (list.response?.status === 401 && (await keyRefusedEverywhere(api, get, session.config.profile))) {
     return { exitCode: EXIT.usage, stopReason: 'the target answered 401 to the configured key on every operation: check PETSTORE_API_KEY' }
   }
+  // Only where the list is not there: a run against a service that answers it sends nothing more.
+  if (!listNotThere(list)) return undefined
+  // After the others: beside the list, one's timeout would cut the other, which goes again and doubles the wait.
+  const noPetStore = noPetStoreReason(session.baseUrl, list, await api.listPets({ limit: 1 }, null))
+  if (noPetStore) return { exitCode: EXIT.usage, stopReason: noPetStore }
   return undefined
 }
 

@@ -17,7 +17,7 @@ import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
 import { renderHar } from '../reports/har.js'
 import type { RunResult } from '../reports/run-result.js'
-import { writeAtomically, writeReports } from '../reports/write-reports.js'
+import { keepLastVerdict, writeAtomically, writeReports } from '../reports/write-reports.js'
 import { isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
@@ -132,9 +132,11 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
   if (ending.stopReason) err(`${ending.exitCode === EXIT.usage ? 'Configuration error' : 'Stopped'}: ${ending.stopReason}`)
   for (const error of run.harnessErrors) err(`Harness error: ${error}`)
   if (options.writeReports ?? true) {
+    const kept = await keepLastVerdict(config.reportDir, run.exitCode)
     const files = await writeReports(config.reportDir, run, reports ?? [], session.redact)
     out('')
     out(`Reports: ${files.join(', ')}`)
+    if (kept) out(`The last verdict's reports were moved to ${kept}, not overwritten: this run has none`)
   }
   if (config.har) {
     await mkdir(dirname(config.har), { recursive: true })

@@ -3,11 +3,14 @@
  * is checked for its code, its headline, and the reports it leaves, so a set-up mistake never reads as a
  * verdict and every exit leaves files a CI step can read.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { petstoreSuite } from '../../entry-points/suite.js'
+import { runCommand } from '../../lib/run/command.js'
 import { faults } from '../../variants/faults/index.js'
-import { type CliOutcome, runBuiltCli } from '../helpers/run-cli.js'
+import { type CliOutcome, FEWER_GENERATED_CASES, runBuiltCli } from '../helpers/run-cli.js'
 import { API_KEY, UNREACHABLE_BASE_URL, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
@@ -82,5 +85,24 @@ describe('every exit code of the built command, with its headline and its report
     expect(outcome.stderr).toMatch(/Stopped: target unreachable: GET .*cannot connect/)
     expect(outcome.results).toMatchObject({ exitCode: 3, headline: { text: 'NO VERDICT' } })
     expectReports(outcome)
+  })
+
+  test('a set-up mistake or a target that cannot be judged never destroys the last verdict: its reports move to last-verdict/, beside the new ones', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'petstore-reports-'))
+    const run = (args: string[]) =>
+      runCommand(petstoreSuite, { argv: ['--report-dir', 'reports', ...args], env: { ...FEWER_GENERATED_CASES, PETSTORE_API_KEY: API_KEY }, cwd }, { out: () => {}, err: () => {} })
+    const exitOf = (file: string) => (JSON.parse(readFileSync(join(cwd, 'reports', file), 'utf8')) as { exitCode: number }).exitCode
+    expect(await run(['--embedded-reference', '--requirements', 'listPets/returns-pets'])).toBe(0)
+    // A typo, then an unreachable target: each writes its own reports, and the verdict before them is kept whole.
+    expect(await run(['--concurrency', 'eight'])).toBe(2)
+    expect(exitOf('results.json')).toBe(2)
+    expect(exitOf('last-verdict/results.json')).toBe(0)
+    expect(readdirSync(join(cwd, 'reports', 'last-verdict')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(await run(['--base-url', UNREACHABLE_BASE_URL])).toBe(3)
+    expect(exitOf('results.json')).toBe(3)
+    expect(exitOf('last-verdict/results.json')).toBe(0)
+    // A run with a verdict replaces both: no stale last-verdict/ is left to mislead.
+    expect(await run(['--embedded-reference', '--requirements', 'listPets/returns-pets'])).toBe(0)
+    expect(readdirSync(join(cwd, 'reports')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
   })
 })

@@ -34,7 +34,6 @@ describe.concurrent('broken answers become failures that name the problem, on ti
   // these runs take on a quiet machine). A short timeout only where no answer ever completes: on a busy
   // machine a good answer may take longer than 800 ms, and a broken one is broken at once.
   test.for([
-    ['never answers', 'hang', ['--timeout-ms', '800'], /no complete answer within 800 ms/],
     ['sends headers, then a byte every 100 ms', 'drip', ['--timeout-ms', '800'], /no complete answer within 800 ms/],
     ['resets the connection', 'reset', [], /connection failed: .*\(after 3 retries: connection failed/],
     ['sends truncated JSON', 'truncated', [], /the list body is not JSON/],
@@ -44,6 +43,17 @@ describe.concurrent('broken answers become failures that name the problem, on ti
     expect(resultOf(outcome, 'listPets/returns-pets')?.failures[0]?.message).toMatch(message)
     expect(outcome.results?.harnessErrors ?? []).toEqual([])
     if (timeout.length > 0) expect(server.requests.filter((request) => /^\/v1\/pets(\?|$)/.test(request.url)).length).toBeLessThanOrEqual(2 + 8)
+  })
+
+  test('a target that takes connections and never answers cannot be judged: exit 3 within one timeout, with that one reason', async ({ onTestFinished }) => {
+    const { server, outcome } = await runAgainst(behaviours.hang, onTestFinished, ['--timeout-ms', '800', '--deadline-ms', '45000'])
+    expect(outcome.code, outcome.stderr).toBe(3)
+    expect(outcome.results?.stopReason).toMatch(
+      /^the target never answered: it took the connections, and none of the run's first requests \(GET .*\/pets\?limit=1, .*\) got a byte of an answer within 800 ms$/,
+    )
+    expect(outcome.results?.headline.text).toBe('NO VERDICT')
+    // The three first requests, and nothing after them.
+    expect(server.requests.length).toBe(3)
   })
 
   test('a target that sends 300 MB: the body is cut at the cap and the suite stays small', async ({ onTestFinished }) => {

@@ -1,5 +1,6 @@
+import { createServer, request as httpRequest } from 'node:http'
 import { dirname, join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { PetStore } from '../../reference/pet-store.js'
 import { faults } from '../../variants/faults/index.js'
 import { startVariant } from '../../variants/variant.js'
@@ -7,6 +8,23 @@ import { runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, UNREACHABLE_BASE_URL, useTargets } from '../helpers/targets.js'
 
 const startTarget = useTargets()
+
+/** A gateway in front of `baseUrl` that serves its paths under `from` instead of `to`; closed when the test finishes. Resolves with its origin. */
+async function rewritingProxy(baseUrl: string, from: string, to: string): Promise<string> {
+  const target = new URL(baseUrl)
+  const proxy = createServer((incoming, outgoing) => {
+    const path = (incoming.url ?? '/').replace(new RegExp(`^${from}`), to)
+    const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(outgoing)
+    })
+    forwarded.on('error', () => outgoing.destroy())
+    incoming.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => proxy.close(() => resolve())))
+  return `http://127.0.0.1:${(proxy.address() as { port: number }).port}`
+}
 
 describe('the command against the reference implementation', () => {
   test('with no target it runs the embedded reference in full: conformant, every requirement given a verdict', async () => {
@@ -48,7 +66,8 @@ describe('the command against the reference implementation', () => {
 
   test('a base URL that does not end with /v1 gets a warning at start; one that does, none', async () => {
     const server = await startTarget({ pets: 2 })
-    const withoutVersion = server.baseUrl.replace(/\/v1$/, '/api')
+    // The interface served under /api instead of /v1, as a gateway might: the warning, and the requirement's observation.
+    const withoutVersion = `${await rewritingProxy(server.baseUrl, '/api', '/v1')}/api`
     const warned = await runCli(['--base-url', withoutVersion, '--requirements', 'versioning/'], { PETSTORE_API_KEY: API_KEY })
     expect(warned.stderr).toMatch(/WARNING: the base URL does not end with the version segment \/v1/)
     expect(warned.results?.requirements.find((result) => result.id === 'versioning/base-url-v1')?.observations).toEqual([`the base URL ${withoutVersion} does not end with /v1`])

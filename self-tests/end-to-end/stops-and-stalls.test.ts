@@ -50,7 +50,10 @@ type Wait = { target: { hostile: Misbehaviour } | { variant: string }; args: str
 
 describe.concurrent('every wait of a run ends, by its own bound or by the deadline, with the reason', () => {
   test.for([
-    ['a request to a target that never answers', { target: { hostile: behaviours.hang }, args: ['--timeout-ms', '500'], reason: /no complete answer within 500 ms/, exitCode: 1 }],
+    [
+      'a request to a target that never answers',
+      { target: { hostile: behaviours.hang }, args: ['--timeout-ms', '500'], reason: /the target never answered: .* within 500 ms/, exitCode: 3 },
+    ],
     [
       'a retry after a 429 that never ends',
       {
@@ -76,7 +79,8 @@ describe.concurrent('every wait of a run ends, by its own bound or by the deadli
     [
       'a place within --concurrency, when every place hangs',
       {
-        target: { hostile: behaviours.hang },
+        // The run's first three requests are answered, so its checks start; then every place hangs.
+        target: { hostile: answersFirstThenHangs(3) },
         args: ['--timeout-ms', '300', '--concurrency', '1'],
         reason: /did not answer within 300 ms, twice in a row: not sent again/,
         exitCode: 1,
@@ -252,6 +256,12 @@ function startCommand(
 
 async function outputMatches(output: () => string, pattern: RegExp): Promise<void> {
   await until(() => pattern.test(output()))
+}
+
+/** A hostile target that answers its first `answered` requests with a small valid list, then never answers. */
+function answersFirstThenHangs(answered: number): Misbehaviour {
+  let seen = 0
+  return (request, response, count) => (++seen <= answered ? behaviours.ok(request, response, count) : behaviours.hang(request, response, count))
 }
 
 /**
