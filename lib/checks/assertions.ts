@@ -40,13 +40,14 @@ export function mediaType(response: RecordedResponse): string | undefined {
 }
 
 /**
- * A POST the target never answered because it closed the connection under it, right after an earlier answer:
- * the connection's doing, not the request's (responses/close-announced judges it). Nothing can be read from it,
- * and it is not sent again, since the target may have processed it (RFC 9112 §9.3.1). A read is retried instead,
- * and one that is dropped every time is a failure like any request left unanswered.
+ * A POST that shows nothing of the target: one it never answered because it closed or reset the connection under it,
+ * right after an earlier answer (the connection's doing, which responses/close-announced judges; it is sent again only
+ * once the lists show it was not processed, RFC 9112 §9.3.1), or one never sent because the run's --max-creates budget
+ * was spent. A read is retried instead, and one that is dropped every time is a failure like any request left unanswered.
  */
 export function lostToDroppedConnection(exchange: Exchange): boolean {
-  return exchange.failure?.kind === 'dropped' && exchange.request.method !== 'GET'
+  const kind = exchange.failure?.kind
+  return (kind === 'dropped' || kind === 'over-budget') && exchange.request.method !== 'GET'
 }
 
 /** What came before the final answer, when the request was retried; empty otherwise. */
@@ -99,6 +100,7 @@ export class Assertions {
   status(exchange: Exchange, expected: number | readonly number[], what = 'the answer', cause?: ExperimentCause): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
     const wanted = allowed.join(' or ')
+    if (exchange.failure?.kind === 'over-budget') throw new Inconclusive(`${what} was ${exchange.failure.message}`)
     if (lostToDroppedConnection(exchange)) throw new Inconclusive(`${what} got no answer: ${exchange.failure?.message}; it is not sent again`)
     if (exchange.failure) {
       this.fail(`${what}: ${exchange.failure.message}${retriesNote(exchange)}`, { exchange, expected: `status ${wanted}`, actual: describeAnswer(exchange) })

@@ -57,6 +57,7 @@ export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Pro
     api.createPet({ json: { name: `${options.namePrefix}seed-${options.runId}-${index}`, categoryId: BigInt(options.categoryId), status } }),
   )
   const created = answers.filter((exchange) => exchange.response?.status === 201).length
+  const overBudget = answers.filter((exchange) => exchange.failure?.kind === 'over-budget').length
   if (created > 0) {
     // A store that answers lists from a lagging replica shows the new pets a little later: wait for them (within the window) before any check surveys the store.
     const expected = Math.min(100, survey.lowerBound + created)
@@ -74,6 +75,6 @@ export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Pro
   const note =
     plan.length === 0
       ? `the store already holds at least ${survey.lowerBound} pets with every status; nothing seeded`
-      : `the store was known to hold ${survey.lowerBound} pets; ${created} of ${plan.length} seeding pets created`
+      : `the store was known to hold ${survey.lowerBound} pets; ${created} of ${plan.length} seeding pets created${overBudget > 0 ? ` (${overBudget} not sent: the --max-creates budget was spent)` : ''}`
   return { knownBefore: survey.lowerBound, created, note }
 }

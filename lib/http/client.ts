@@ -44,6 +44,8 @@ export interface HttpClientOptions {
   clientKeyPassphrase?: string | undefined
   /** Most requests started in any one second (a sliding window), retries included; undefined: no limit but concurrency. */
   rateLimit?: number | undefined
+  /** Most requests that may create a pet (any method but GET, HEAD and OPTIONS) the client sends; undefined: no bound. */
+  maxCreates?: number | undefined
   /** Sent on every request; a header the request sets itself wins (the auth checks send exactly what they test). */
   headers?: Readonly<Record<string, string>>
   /** The User-Agent of every request, unless the extra headers name one. */
@@ -204,6 +206,9 @@ class CutShort extends Error {
  */
 const RATE_WINDOW_MS = 1_100
 
+/** Methods that create nothing: every other request counts against --max-creates. */
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /** Most bytes of response headers read: a flood of headers is cut there. */
 export const MAX_HEADER_BYTES = 64 * 1024
 
@@ -285,6 +290,11 @@ export class HttpClient {
   /** The requests of each operation in flight now, so that one timeout cuts the others. */
   private readonly inFlightByOperation = new Map<string, Set<AbortController>>()
   requestCount = 0
+  /** Requests that may create a pet sent so far (within --max-creates), and those answered 2xx: pets the run may have created. */
+  writesSent = 0
+  writesAnswered2xx = 0
+  /** Requests that may create a pet not sent: --max-creates was spent. */
+  writesNotSent = 0
   /** When a request was last sent or last ended (performance.now()): the watchdog's measure of a run sitting still. */
   lastActivityAt = performance.now()
   /** Timed waits with a known end under way now: a Retry-After, a backoff, a re-read's pause within the consistency window. */
@@ -347,6 +357,7 @@ export class HttpClient {
   /** Send a request, with the retries the policy allows, and return the recorded exchange. */
   async send(request: OutgoingRequest): Promise<Exchange> {
     const started = performance.now()
+    const writes = !READ_ONLY_METHODS.has(request.method.toUpperCase())
     const id = nextExchangeId++
     const recorded: RecordedRequest = {
       method: request.method,
@@ -366,8 +377,18 @@ export class HttpClient {
       retries,
       durationMs: performance.now() - started,
     })
-    const { stop } = this.options
+    const { stop, maxCreates } = this.options
     const { operation } = request
+    // Counted once per request, whatever its retries: a 429 says it was not processed, and a lost create is sent again only once shown unprocessed.
+    if (writes) {
+      if (maxCreates !== undefined && this.writesSent >= maxCreates) {
+        this.writesNotSent += 1
+        return ended({
+          failure: { kind: 'over-budget', message: `not sent: the run's budget of ${maxCreates} requests that may create a pet (--max-creates) is spent`, notSent: true },
+        })
+      }
+      this.writesSent += 1
+    }
     let fresh = (recorded.method !== 'GET' && this.unannouncedCloses.length > 0) || (request.wire !== undefined && !request.wireKeptAlive) || request.freshConnection === true
     /** Resets of the connections this request was lost on: reported once it is answered on a fresh one (the request was not at fault). */
     const resets: UnannouncedClose[] = []
@@ -396,6 +417,7 @@ export class HttpClient {
         }
         this.keptBodies.keep(response)
         for (const close of resets) this.confirmLostToClose(close)
+        if (writes && response.status >= 200 && response.status < 300) this.writesAnswered2xx += 1
         return ended({ response })
       }
       // An edited request is judged on what it got: a target may rightly close the connection on it. An edited read

@@ -17,9 +17,21 @@ export interface RecordedResponse {
  * decoded as its Content-Encoding says (not retried: the target would send the same again); `headers-too-large`: the
  * answer's headers ran past the cap (not retried either); `dropped`: no answer
  * because the target closed the connection the request was sent on, right after an earlier answer; `cut`: aborted
- * because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it.
+ * because another request to the same operation timed out; `stopped`: the run's deadline or a cancel ended it;
+ * `over-budget`: a request that may create a pet, not sent because the run's --max-creates budget was spent.
  */
-export type TransportFailureKind = 'timeout' | 'body-too-large' | 'headers-too-large' | 'unreachable' | 'connection' | 'undecodable' | 'dropped' | 'tls' | 'stopped' | 'cut'
+export type TransportFailureKind =
+  | 'timeout'
+  | 'body-too-large'
+  | 'headers-too-large'
+  | 'unreachable'
+  | 'connection'
+  | 'undecodable'
+  | 'dropped'
+  | 'tls'
+  | 'stopped'
+  | 'cut'
+  | 'over-budget'
 
 export interface AttemptRecord {
   /** The exchange this attempt belongs to (Exchange.id). */

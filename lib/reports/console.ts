@@ -4,7 +4,7 @@ import { traceLine } from '../checks/evidence.js'
 import { counted, headlineLine } from '../judging/headline.js'
 import type { RootCause } from '../judging/root-causes.js'
 import type { RequirementResult, Verdict } from '../judging/verdicts.js'
-import type { NeighbourhoodSummary, RunResult } from './run-result.js'
+import type { NeighbourhoodSummary, RunResult, WritesSummary } from './run-result.js'
 
 const MARK: Record<Verdict, string> = {
   pass: 'PASS',
@@ -71,11 +71,24 @@ function neighbourhoodLine(summary: NeighbourhoodSummary): string {
   return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates`
 }
 
+/** What the run left on the store in one line: the spec has no DELETE, so a user plans for it. */
+function writesLine(writes: WritesSummary): string {
+  const created = writes.createdBySeeding + writes.createdByChecks
+  const budget =
+    writes.maxCreates === undefined
+      ? ''
+      : writes.requestsNotSent > 0
+        ? `; the budget of ${writes.maxCreates} (--max-creates) was spent, ${counted(writes.requestsNotSent, 'request')} not sent, the checks that needed them inconclusive`
+        : `, within the budget of ${writes.maxCreates} (--max-creates)`
+  return `Writes: ${counted(created, 'pet')} created (${writes.createdBySeeding} seeding the store, ${writes.createdByChecks} by the checks) by ${counted(writes.requestsSent, 'request')} that may create one${budget}; the store now holds at least ${writes.storeHoldsAtLeast} pets`
+}
+
 export function renderSummary(run: RunResult): string {
   const s = run.summary
   return [
     `Requirements: ${s.total} — ${s.pass} pass, ${s.fail} fail, ${s.warn} warn, ${s.inconclusive} inconclusive, ${s.info} info, ${s.skipped} skipped, ${s.untestable} untestable`,
     ...(run.neighbourhood ? [neighbourhoodLine(run.neighbourhood)] : []),
+    ...(run.writes ? [writesLine(run.writes)] : []),
     ...(run.rateLimitPauses
       ? [
           `Rate limits: the target asked the run to wait ${counted(run.rateLimitPauses.pauses, 'time')}, ${(run.rateLimitPauses.pausedMs / 1000).toFixed(1)} s in all; every request waited each time`,

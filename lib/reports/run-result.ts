@@ -41,6 +41,8 @@ export interface RunResult {
   /** The neighbourhood of the plain requests (policy §2b): the edits made of each request, part and operator, and the pets they left on the store. */
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
+  /** What the run wrote to the store (a full run; policy §3): the requests that may create a pet, and the pets they created. */
+  writes?: WritesSummary
   /** The pauses rate limits asked of the whole run (lib/http/rate-limit-pause.ts), when there were any. */
   rateLimitPauses?: { pauses: number; pausedMs: number }
   /** Peak resident memory of the suite's process, in bytes: bounded whatever the target sends. */
@@ -71,4 +73,18 @@ export interface NeighbourhoodSummary {
   created: number
   /** Every request, part and operator that edits it, with the edits sent: 0 marks a pair left out (by --max-edits). */
   edits: Array<{ request: string; part: string; operator: string; edits: number }>
+}
+
+/** A run's writes, so a user can plan for them: the spec has no DELETE, so every pet a run creates stays. */
+export interface WritesSummary {
+  /** Requests that may create a pet (every method but GET, HEAD and OPTIONS) sent, and not sent for --max-creates. */
+  requestsSent: number
+  requestsNotSent: number
+  /** Their 2xx answers: pets created, by the seeding and by the checks. */
+  createdBySeeding: number
+  createdByChecks: number
+  /** What the store is known to hold now: the pets the run saw before it wrote, and those it created. */
+  storeHoldsAtLeast: number
+  /** The bound given (--max-creates), when one was. */
+  maxCreates?: number
 }

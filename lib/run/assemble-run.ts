@@ -11,7 +11,7 @@ import type { BaselineSummary } from '../judging/baseline.js'
 import { headlineOf } from '../judging/headline.js'
 import { findRootCauses, withRootCauses } from '../judging/root-causes.js'
 import { EXIT, type RequirementResult, summarise, unjudged } from '../judging/verdicts.js'
-import type { NeighbourhoodSummary, RunResult, RunTrace } from '../reports/run-result.js'
+import type { NeighbourhoodSummary, RunResult, RunTrace, WritesSummary } from '../reports/run-result.js'
 import { summariseTraffic } from '../reports/traffic-summary.js'
 import { peakRssBytes } from '../reports/write-reports.js'
 import type { Profile } from '../settings/settings.js'
@@ -37,6 +37,7 @@ export interface RunFacts {
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
   rateLimitPauses?: { pauses: number; pausedMs: number }
+  writes?: WritesSummary
   harnessErrors?: string[]
   baseline?: BaselineSummary
   artifactsUrl?: string
@@ -76,6 +77,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     ...(facts.neighbourhood && facts.neighbourhood.planned > 0 ? { neighbourhood: facts.neighbourhood } : {}),
     requestsSent: facts.requestsSent,
     ...(facts.rateLimitPauses && facts.rateLimitPauses.pauses > 0 ? { rateLimitPauses: facts.rateLimitPauses } : {}),
+    ...(facts.writes && (facts.writes.requestsSent > 0 || facts.writes.requestsNotSent > 0) ? { writes: facts.writes } : {}),
     peakRssBytes: peakRssBytes(),
     harnessErrors: facts.harnessErrors ?? [],
     ...(facts.baseline ? { baseline: facts.baseline } : {}),

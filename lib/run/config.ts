@@ -16,7 +16,19 @@ import { expandExtraHeaders } from '../settings/extra-headers.js'
 import { type Profile, Refused, SETTINGS, type SettingKey, type SettingValue, type SettingValues, settingEntries } from '../settings/settings.js'
 
 /** Settings with no default: undefined when not given. */
-type Optional = 'baseUrl' | 'apiKey' | 'replayPath' | 'caFile' | 'artifactsUrl' | 'clientCert' | 'clientKey' | 'clientKeyPassphrase' | 'rateLimit' | 'maxEdits' | 'har'
+type Optional =
+  | 'baseUrl'
+  | 'apiKey'
+  | 'replayPath'
+  | 'caFile'
+  | 'artifactsUrl'
+  | 'clientCert'
+  | 'clientKey'
+  | 'clientKeyPassphrase'
+  | 'rateLimit'
+  | 'maxEdits'
+  | 'har'
+  | 'maxCreates'
 /** Settings whose value the run works out from others, or from where it runs (see resolveConfig). */
 type WorkedOut = Optional | 'profile' | 'seed' | 'now' | 'baseline'
 

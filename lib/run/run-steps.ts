@@ -10,13 +10,14 @@ import { lagReport } from '../checks/consistency.js'
 import type { CheckDefinition } from '../checks/registry.js'
 import { type RunChecksOptions, runChecks } from '../checks/runner.js'
 import { alarmLine, type StallAlarm, watchStalls } from '../checks/watchdog.js'
+import type { SeedingOutcome } from '../data/seeding.js'
 import { RunStop } from '../http/client.js'
 import { compareWithBaseline } from '../judging/baseline.js'
 import { counted } from '../judging/headline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
 import { renderBaselineTally, renderRequirementLines, renderRootCauses, renderSummary } from '../reports/console.js'
 import { renderHar } from '../reports/har.js'
-import type { RunResult } from '../reports/run-result.js'
+import type { RunResult, WritesSummary } from '../reports/run-result.js'
 import { keepLastVerdict, writeAtomically, writeReports } from '../reports/write-reports.js'
 import { isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
@@ -94,6 +95,20 @@ export interface RunOutcome {
   result?: RunResult
 }
 
+/** What the run wrote: the client counts the requests that may create a pet and their 2xx answers; seeding says how many of those were its own. */
+function writesOf(session: RunSession, seeding: SeedingOutcome): WritesSummary {
+  const { client, config } = session
+  const created = client.writesAnswered2xx
+  return {
+    requestsSent: client.writesSent,
+    requestsNotSent: client.writesNotSent,
+    createdBySeeding: seeding.created,
+    createdByChecks: Math.max(0, created - seeding.created),
+    storeHoldsAtLeast: seeding.knownBefore + created,
+    ...(config.maxCreates !== undefined ? { maxCreates: config.maxCreates } : {}),
+  }
+}
+
 /** The run's results, printed and (unless asked not to) written: for a judged run, and for one that stopped before judging. */
 export async function finishRun(session: RunSession, ending: Ending, options: FinishOptions = {}): Promise<RunOutcome> {
   const { config, out, err } = session
@@ -112,6 +127,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
     rateLimitPauses: { pauses: session.client.pause.pauses, pausedMs: Math.round(session.client.pause.pausedMs) },
+    writes: writesOf(session, ending.seeding ?? session.seeding),
     neighbourhood: {
       planned: session.state.neighbourhood.planned,
       sent: session.state.neighbourhood.sent,

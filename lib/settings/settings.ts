@@ -296,6 +296,14 @@ export const SETTINGS = {
     max: 1_000_000,
     help: 'at most this many edited requests in the neighbourhood of the plain ones (policy §2b), chosen by the seed with every operator kept; less than every part then',
   }),
+  maxCreates: wholeNumber({
+    flag: 'max-creates',
+    env: 'PETSTORE_MAX_CREATES',
+    defaultWords: 'none: every create the checks need',
+    min: 0,
+    max: 1_000_000,
+    help: 'most requests that may create a pet (POST, seeding included) the run sends; the checks beyond it are inconclusive and say so',
+  }),
   rateLimit: wholeNumber({
     flag: 'rate-limit',
     env: 'PETSTORE_RATE_LIMIT',

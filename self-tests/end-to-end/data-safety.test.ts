@@ -90,3 +90,36 @@ describe('top-up seeding in the full profile', () => {
     expect(target.store.size - sizeBefore).toBeLessThanOrEqual(postsOfSecondRun)
   })
 })
+
+describe('writes a user can plan for', () => {
+  test('a full run records and prints the pets it created, seeding and checks apart, and what the store now holds', async () => {
+    const target = await startTarget({ pets: 10 })
+    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', '5'], WITH_KEY)
+    expect(outcome.code, outcome.stdout).toBe(0)
+    const writes = outcome.results?.writes
+    // Every POST the service's handler saw, and the edited ones its HTTP parser refused before any handler: counted as sent.
+    const posts = target.requests.filter((request) => request.method === 'POST').length
+    expect(writes?.requestsSent).toBeGreaterThanOrEqual(posts)
+    expect(writes?.requestsSent).toBeLessThanOrEqual(posts + 5)
+    // The store's own count: what the run created is what it holds beyond the ten it started with.
+    expect((writes?.createdBySeeding ?? 0) + (writes?.createdByChecks ?? 0)).toBe(target.store.size - 10)
+    expect(writes?.createdBySeeding).toBe(outcome.results?.seeding.created)
+    expect(writes?.storeHoldsAtLeast).toBe(target.store.size)
+    expect(outcome.stdout).toMatch(
+      /^Writes: \d+ pets created \(\d+ seeding the store, \d+ by the checks\) by \d+ requests that may create one; the store now holds at least \d+ pets$/m,
+    )
+  })
+
+  test('--max-creates bounds them: no more POSTs reach the target, and the checks that needed more are inconclusive, saying why, never failed', async () => {
+    const target = await startTarget({ pets: 120 })
+    const outcome = await runCli(['--base-url', target.baseUrl, '--profile', 'full', '--seed', '5', '--max-creates', '25'], WITH_KEY)
+    expect(outcome.code, outcome.stdout).toBe(0)
+    expect(target.requests.filter((request) => request.method !== 'GET').length).toBeLessThanOrEqual(25)
+    expect(target.store.size).toBeLessThanOrEqual(120 + 25)
+    expect(outcome.results?.writes).toMatchObject({ requestsSent: 25, maxCreates: 25 })
+    expect(outcome.results?.writes?.requestsNotSent).toBeGreaterThan(0)
+    const reasons = (outcome.results?.requirements ?? []).filter((result) => result.verdict === 'inconclusive').flatMap((result) => result.reasons)
+    expect(reasons.join('\n')).toMatch(/the run's budget of 25 requests that may create a pet \(--max-creates\) is spent/)
+    expect(outcome.stdout).toMatch(/the budget of 25 \(--max-creates\) was spent, \d+ requests not sent, the checks that needed them inconclusive/)
+  })
+})

@@ -126,6 +126,7 @@ const SAMPLES: { [K in SettingKey]: [string, SettingValues[K]] } = {
   maxEdits: ['300', 300],
   editOperators: ['octet,notation', ['octet', 'notation']],
   rateLimit: ['5', 5],
+  maxCreates: ['40', 40],
   omitTraceparent: ['true', true],
   har: ['run.har', 'run.har'],
   baseline: ['earlier.json', 'earlier.json'],

@@ -214,7 +214,8 @@ async function judgeViews(check: Check, pick: (pet: EdgePet) => Reading | undefi
         `pet ${pet.id ?? `of POST ${pet.index}`} (${reading.what}) failed (${problems[0]?.message}), but passes with every other input plain (pet ${isolated.id}): not charged to this rule`,
       )
   }
-  check.require(judged > 0, 'no edge pet this rule judges got an answer to its create')
+  const lost = pets.find((pet) => pick(pet) && lostToDroppedConnection(pet.post))?.post.failure?.message
+  check.require(judged > 0, `no edge pet this rule judges got an answer to its create${lost ? ` (${lost})` : ''}`)
   const [first] = charged
   const more = charged.slice(1, 4).map((problem) => problem.message)
   // Each charged pet differs from the plain create in the rule's own input alone (isolated, or never varied otherwise): when the plain create passes, that input is the cause.
