@@ -96,7 +96,7 @@ function byArea(checks: readonly CheckDefinition[]): Map<string, Map<string, Che
 /** The whole suite as vitest tests against one target. Throws ConfigError at collection for a bad setting. */
 export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
   const { title = 'Pet Store v1 conformance', onLine, ...settings } = options
-  const config: Config = configFor(settings)
+  const config: Config = configFor(settings, { kind: 'vitest' })
   const now = new Date(config.now)
   const emit = onLine ?? (() => {})
   const io = { out: (line: string) => emit(line, 'out'), err: (line: string) => emit(line, 'err') }

@@ -2,8 +2,8 @@
 
 import type { Check } from '../lib/checks/check.js'
 import type { StoreSurvey } from '../lib/data/store-survey.js'
+import { type ReplaySettings, replayIn } from '../lib/settings/invocation.js'
 import { GET_PET_REMOVAL } from '../lib/spec/catalogue.js'
-import { commandPrefix } from '../lib/spec/package-root.js'
 import type { OperationExchange } from '../lib/spec/petstore-api.js'
 
 /** A category id to create pets with: the first configured one, or 1. */
@@ -56,12 +56,21 @@ export function replayPathFor(check: Check, property: string): string | undefine
  * --base-url, another); with a replay path, only the generated case or sequence it names, with `settings`
  * (flags the path depends on) before it.
  */
-export function replayCommand(check: Check, requirementId: string, replayPath?: string, settings = ''): string {
+export function replayCommand(check: Check, requirementId: string, replayPath?: string, settings: ReplaySettings = []): string {
   const { context } = check
-  if (!replayPath) return `${commandPrefix} --seed ${context.seed} --requirements ${requirementId}`
-  const target = context.embeddedReference ? '' : ` --base-url ${context.baseUrl} --profile ${context.profile}`
-  const categories = context.categoryIds.length > 0 ? ` --category-ids ${context.categoryIds.join(',')}` : ''
-  return `${commandPrefix}${target} --seed ${context.seed}${settings} --requirements ${requirementId} --replay-path ${replayPath}${categories}`
+  if (!replayPath)
+    return replayIn(context.invocation, [
+      ['seed', context.seed],
+      ['requirements', [requirementId]],
+    ])
+  const target: ReplaySettings = context.embeddedReference
+    ? []
+    : [
+        ['baseUrl', context.baseUrl],
+        ['profile', context.profile],
+      ]
+  const categories: ReplaySettings = context.categoryIds.length > 0 ? [['categoryIds', context.categoryIds]] : []
+  return replayIn(context.invocation, [...target, ['seed', context.seed], ...settings, ['requirements', [requirementId]], ['replayPath', replayPath], ...categories])
 }
 
 /** A refusal: a 4xx other than 429, which only asks to wait. */

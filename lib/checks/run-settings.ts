@@ -1,4 +1,5 @@
 /** The settings of one run, as the checks of suites/ see them (`check.context`): the table's values, resolved. */
+import type { Invocation } from '../settings/invocation.js'
 import type { Profile, SettingValue } from '../settings/settings.js'
 
 export type { Profile }
@@ -35,4 +36,6 @@ export type RunSettings = { [K in AsDefined]: SettingValue<K> } & {
   maxEdits: number | undefined
   /** ISO date the run takes as today. */
   now: string
+  /** How the user started the run: replay lines are written in that form. */
+  invocation: Invocation
 }

@@ -77,7 +77,9 @@ function roundedToDoubles(failure: Failure): Mark | undefined {
   // Only what the suite itself wrote in a body: an id in a path came from an earlier answer of the target.
   const sent = new Set(longIntegers(evidence?.request.body))
   const seen = [failure.message, failure.expected, failure.actual, evidence?.request.url, evidence?.response?.body].flatMap(longIntegers)
-  const rounded = seen.find((digits) => !sent.has(digits) && String(Number(digits)) === digits)
+  // The zeros a double writes where it has no more digits: an integer a double holds exactly (an even id above 2^53
+  // that a store assigned) is no mark, only one whose last digits a double could not keep.
+  const rounded = seen.find((digits) => !sent.has(digits) && String(Number(digits)) === digits && /\d{15}0{2,}$/.test(digits))
   return rounded === undefined
     ? undefined
     : { key: 'doubles', words: `integers beyond 2^53 are read or written as doubles and rounded (${rounded} is a double's rounding): ids, categoryIds and path ids lose digits` }
@@ -144,8 +146,9 @@ function expectedStatuses(failure: Failure): number[] | undefined {
 function statusGiven(failure: Failure): Mark | undefined {
   const expected = expectedStatuses(failure)
   const status = failure.evidence[0]?.response?.status
-  // Between errors only: a 5xx is a broken answer (above), and a 4xx where a success was due is each rule's own failure.
-  if (!expected || status === undefined || status < 400 || status >= 500 || expected.includes(status) || expected.some((code) => code < 400)) return undefined
+  // Between errors only: a 5xx is a broken answer (above), a 4xx where a success was due is each rule's own failure, and a
+  // 429 is the target asking to wait (its retries ran out), no error status given for another.
+  if (!expected || status === undefined || status < 400 || status >= 500 || status === 429 || expected.includes(status) || expected.some((code) => code < 400)) return undefined
   return { key: `status:${status}`, words: String(status) }
 }
 

@@ -251,6 +251,13 @@ export function expectationOf(plain: { head: string; body?: string }, edited: { 
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) return { ...base, judgement: { kind: 'invariants', why: `HTTP refuses the message as written (${request.invalid})` } }
+  // Authorization takes one credential (RFC 9110 §11.6.2), so a field line of it twice is no list (§5.3): a service may read either line, or refuse.
+  if (fieldValues(request.fields, 'authorization').length > 1) {
+    return {
+      ...base,
+      judgement: { kind: 'invariants', why: 'Authorization is given twice, which RFC 9110 does not let a client send: a service may read either line, or refuse the request' },
+    }
+  }
   const plainRoute = routeOf(plainRequest, context.baseSegments).route
   const same = sameMeaning(meaningInput(plainRequest, context), meaningInput(request, context))
   if (same && plainRoute === 'createPet') {

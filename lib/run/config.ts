@@ -13,6 +13,7 @@ import type { ProxySettings } from '../http/client.js'
 import type { Secret } from '../http/redaction.js'
 import { type Baseline, loadBaseline } from '../judging/baseline.js'
 import { expandExtraHeaders } from '../settings/extra-headers.js'
+import { commandInvocation, type Invocation } from '../settings/invocation.js'
 import { type Profile, Refused, SETTINGS, type SettingKey, type SettingValue, type SettingValues, settingEntries } from '../settings/settings.js'
 
 /** Settings with no default: undefined when not given. */
@@ -46,6 +47,8 @@ export type Config = { [K in Exclude<SettingKey, WorkedOut>]: SettingValue<K> } 
   proxy: ProxySettings
   /** Values masked in every output besides the key: the extra headers' values, the client key's passphrase. */
   secrets: Secret[]
+  /** How the user started the run: replay lines are written in that form. */
+  invocation: Invocation
 }
 
 export class ConfigError extends Error {
@@ -74,6 +77,8 @@ export interface ConfigSources {
   randomSeed: () => number
   /** Values handed to the typed API: they win over flags and variables, and are checked as values, never read as text. */
   values?: SettingValues
+  /** How the user started the run (default: the command, as the environment shows it was typed). */
+  invocation?: Invocation
 }
 
 type Texts = Partial<Record<SettingKey, string>>
@@ -246,9 +251,26 @@ export function resolveConfig(sources: ConfigSources): Config | 'help' {
     artifactsUrl: values.artifactsUrl ?? githubRunUrl(sources.env),
     now: new Date(values.now ?? sources.today()).toISOString(),
     proxy: proxySettings(sources.env),
+    invocation: sources.invocation ?? commandInvocation(sources.env),
   } as Config
-  if (problems.length > 0) throw new ConfigError(problems, config.reportDir, texts.baseUrl ?? handed.baseUrl, texts.apiKey ?? handed.apiKey)
+  if (problems.length > 0) {
+    // The typed API is given options, not flags: its problems name them so (baseUrl, not --base-url).
+    const named = sources.argv === undefined && sources.values !== undefined ? problems.map(inOptionNames) : problems
+    throw new ConfigError(named, config.reportDir, texts.baseUrl ?? handed.baseUrl, texts.apiKey ?? handed.apiKey)
+  }
   return config
+}
+
+/** Settings, longest flag first, so that no flag is read as the start of a longer one. */
+const BY_FLAG_LENGTH = settingEntries().sort(([, a], [, b]) => b.flag.length - a.flag.length)
+
+/** A problem in the words of the typed API: each `--flag` (and `--flag / PETSTORE_VARIABLE`) is the option's name. */
+function inOptionNames(problem: string): string {
+  let named = problem
+  for (const [key, setting] of BY_FLAG_LENGTH) {
+    named = named.replace(new RegExp(`--${setting.flag}(?![\\w-])(?: / ${setting.env})?`, 'g'), key)
+  }
+  return named
 }
 
 /** A file setting's path, resolved against the working folder; a file that cannot be read is a problem (and no path). */

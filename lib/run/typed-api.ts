@@ -6,6 +6,7 @@
  */
 import { randomInt } from 'node:crypto'
 import type { RunResult } from '../reports/run-result.js'
+import type { Invocation } from '../settings/invocation.js'
 import type { SettingValues } from '../settings/settings.js'
 import { type Config, ConfigError, resolveConfig } from './config.js'
 import { runConfigured } from './run-conformance.js'
@@ -24,9 +25,9 @@ export type ConformanceOptions = SettingValues & {
 }
 
 /** Resolves the options as the command resolves its flags; throws ConfigError listing every problem. */
-export function configFor(conformance: ConformanceOptions = {}): Config {
+export function configFor(conformance: ConformanceOptions = {}, invocation: Invocation = { kind: 'typed-api' }): Config {
   const { writeReports: _writeReports, signal: _signal, env = {}, onLine: _onLine, ...values } = conformance
-  const config = resolveConfig({ env, cwd: process.cwd(), today: () => new Date(), randomSeed: () => randomInt(0, 2 ** 31 - 1), values })
+  const config = resolveConfig({ env, cwd: process.cwd(), today: () => new Date(), randomSeed: () => randomInt(0, 2 ** 31 - 1), values, invocation })
   if (config === 'help') throw new ConfigError(['--help is not a setting of the API'])
   return config
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, sep } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The folder of this package, whether running from sources (lib/) or from the build (dist/lib/). */
@@ -19,9 +19,3 @@ function findPackageRoot(): string {
 export const packageRoot = findPackageRoot()
 
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version
-
-/** True when this package runs from an install (inside node_modules), not from a clone of its repository. */
-export const runsFromInstall = packageRoot.split(sep).includes('node_modules')
-
-/** How a user runs the command where this package runs: `npx petstore-conformance` from an install, `npm run conformance --` in the clone. */
-export const commandPrefix = runsFromInstall ? 'npx petstore-conformance' : 'npm run conformance --'

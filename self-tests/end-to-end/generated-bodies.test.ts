@@ -113,3 +113,29 @@ describe('a failure replays from its seed and path, and shrinking is determinist
     expect(verdictOf(onReference, 'createPet/echoes-fields')).toBe('pass')
   })
 })
+
+describe('a replay line is in the form the user ran', () => {
+  test("the command typed as npx, as the clone's npm script, and a typed-API call each get their own form of one replay", async () => {
+    const target = await startTarget({ variant: faultNamed('name-trimmed') })
+    const args = ['--base-url', target.baseUrl, '--profile', 'full', '--seed', SEED, '--requirements', 'createPet/echoes-fields', ...NO_SEQUENCES]
+    const npx = failureOf(await runCli(args, WITH_KEY), 'createPet/echoes-fields')?.replay
+    expect(npx?.command).toBe(
+      `npx petstore-conformance --base-url ${target.baseUrl} --profile full --seed ${SEED} --requirements createPet/echoes-fields --replay-path ${npx?.path}`,
+    )
+    const script = failureOf(await runCli(args, { ...WITH_KEY, npm_lifecycle_event: 'conformance' }), 'createPet/echoes-fields')?.replay
+    expect(script?.command).toMatch(/^npm run conformance -- --base-url /)
+    const { runConformance } = await import('../../entry-points/index.js')
+    const results = await runConformance({ baseUrl: target.baseUrl, apiKey: API_KEY, profile: 'full', seed: Number(SEED), requirements: ['createPet/echoes-fields'], sequences: 0 })
+    const api = results.requirements.find((result) => result.id === 'createPet/echoes-fields')?.failures.find((failure) => failure.replay)?.replay
+    expect(api?.command).toBe(
+      `runConformance({ baseUrl: '${target.baseUrl}', profile: 'full', seed: ${SEED}, requirements: ['createPet/echoes-fields'], replayPath: '${api?.path}' })`,
+    )
+  })
+
+  test("the typed API names its options in its errors, not the command's flags", async () => {
+    const { runConformance } = await import('../../entry-points/index.js')
+    await expect(runConformance({ baseUrl: 'staging.example.com', concurrency: 0 })).rejects.toThrow(
+      /baseUrl is not a URL: "staging\.example\.com"[\s\S]*concurrency must be from 1 to 256, got 0/,
+    )
+  })
+})

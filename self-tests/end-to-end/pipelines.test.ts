@@ -108,8 +108,8 @@ describe('behind a gateway: extra headers and client certificates', () => {
     expect(without.exitCode).toBe(3)
     expect(without.stopReason).toMatch(/^target unreachable: .*TLS/)
     const wrongPassphrase = () => configFor({ ...common, clientCert: certificates.clientCertFile, clientKey: certificates.encryptedClientKeyFile, clientKeyPassphrase: 'not-it' })
-    expect(wrongPassphrase).toThrow(/--client-cert \/ --client-key: the certificate and key do not load .*check PETSTORE_CLIENT_KEY_PASSPHRASE/)
-    expect(() => configFor({ ...common, clientCert: certificates.clientCertFile })).toThrow(/--client-cert and --client-key go together/)
+    expect(wrongPassphrase).toThrow(/clientCert \/ clientKey: the certificate and key do not load .*check PETSTORE_CLIENT_KEY_PASSPHRASE/)
+    expect(() => configFor({ ...common, clientCert: certificates.clientCertFile })).toThrow(/clientCert and clientKey go together/)
   })
 })
 

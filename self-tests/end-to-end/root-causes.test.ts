@@ -82,6 +82,23 @@ describe('one behaviour, many failures: the behaviour is named once, with what s
     expect(outcome.stdout.match(new RegExp(`^Root cause: ${cause.source.slice(1)}`, 'gm'))).toHaveLength(1)
   })
 
+  test('a rate limit that outlasted the retries is no error status given for others: 429 where 400 and 404 were due names no cause', () => {
+    expect(findRootCauses([failingWith('getPet/unknown-id-404', 'status 404', 429), failingWith('createPet/invalid-body-400', 'status 400', 429)])).toEqual([])
+    expect(findRootCauses([failingWith('getPet/unknown-id-404', 'status 404', 400), failingWith('auth/missing-key-401', 'status 401', 400)])).toHaveLength(1)
+  })
+
+  test('an id above 2^53 that a double holds exactly is no mark of rounding; one whose last digits a double dropped is', () => {
+    const withIds = (ids: string[]) =>
+      ids.map((id, index) => {
+        const result = failingWith(index === 0 ? 'getPet/returns-pet' : 'createPet/round-trip-get', 'status 200', 404)
+        return { ...result, failures: result.failures.map((failure) => ({ ...failure, message: `GET /pets/${id} did not answer 200`, expected: 'a pet' })) }
+      })
+    expect(findRootCauses(withIds(['9007199254740996', '9007199254741002']))).toEqual([])
+    expect(findRootCauses(withIds(['4611686018427400000', '9223372036854776000'])).map((cause) => cause.cause)).toEqual([
+      expect.stringMatching(/^integers beyond 2\^53 are read or written as doubles/),
+    ])
+  })
+
   test('a behaviour that explains one requirement alone is no root cause: every error 400 on a target that answers 401 right', async () => {
     const results = findRootCauses([failingWith('getPet/unknown-id-404', 'status 404', 400)])
     expect(results).toEqual([])

@@ -232,12 +232,14 @@ describe('every setting is defined once: a flag, a variable, a .env line and a t
         return error instanceof ConfigError ? error.problems.join('\n') : String(error)
       }
     }
-    expect(problems({ timeoutMs: 0 })).toMatch(/--timeout-ms must be from 1 to 600000, got 0/)
-    expect(problems({ concurrency: 2.5 })).toMatch(/--concurrency must be from 1 to 256, got 2.5/)
+    expect(problems({ timeoutMs: 0 })).toMatch(/^timeoutMs must be from 1 to 600000, got 0/)
+    expect(problems({ concurrency: 2.5 })).toMatch(/^concurrency must be from 1 to 256, got 2.5/)
     expect(problems({ requirements: ['auth/', 'listPets/limit-'] })).toMatch(/"listPets\/limit-" names no requirement/)
-    expect(problems({ profile: 'everything' as 'full' })).toMatch(/--profile must be smoke or full/)
+    expect(problems({ profile: 'everything' as 'full' })).toMatch(/^profile must be smoke or full/)
     expect(problems({ baseUrl: 'http://x/v1?q=1', apiKey: 'k'.repeat(20) })).toMatch(/query string/)
     expect(problems({ categoryIds: ['1', '9223372036854775808'] })).toMatch(/not an int64/)
     expect(problems({ now: 'yesterday' })).toMatch(/ISO 8601/)
+    // Named as options throughout: no flag of the command in the typed API's words.
+    expect(problems({ timeoutMs: 0, concurrency: 0, baseUrl: 'not a url', replayPath: 'x' })).not.toMatch(/--[a-z]/)
   })
 })

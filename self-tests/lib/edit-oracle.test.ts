@@ -190,3 +190,20 @@ describe('the corpus and the requirements the edits are charged to', () => {
     expect([...named].filter((id) => !EDIT_FINDING_REQUIREMENTS.includes(id as never))).toEqual([])
   })
 })
+
+describe('Authorization twice', () => {
+  test('the key twice, or the key beside another token: it carries the key, and any answer the invariants allow passes (a server may read either line, or refuse)', () => {
+    const CREATE = head('POST /v1/pets HTTP/1.1', 'Content-Type: application/json', AUTH)
+    const body = { plain: '{"name":"a","categoryId":1}', edited: '{"name":"a","categoryId":1}' }
+    for (const second of [AUTH, 'Authorization: Bearer not-the-key']) {
+      for (const [plain, line] of [
+        [LIST, 'GET /v1/pets?limit=7&status=available HTTP/1.1'],
+        [CREATE, 'POST /v1/pets HTTP/1.1'],
+      ] as const) {
+        const expectation = judge(plain, head(line, 'Content-Type: application/json', AUTH, second), plain === CREATE ? body : undefined)
+        expect(expectation.key).toBe('valid')
+        expect(expectation.judgement).toMatchObject({ kind: 'invariants', why: expect.stringMatching(/Authorization is given twice/) })
+      }
+    }
+  })
+})

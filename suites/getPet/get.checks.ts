@@ -7,7 +7,17 @@ import { integerField, stringifyJson } from '../../lib/http/json.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { knownIds, requireServesValid, unknownIdCandidates } from '../fixtures.js'
 
-const INVALID_PET_IDS = ['abc', '1.5', '9223372036854775808', '-9223372036854775809']
+/**
+ * Ids no int64 holds: not a number, a fraction, one past each end of int64, and one of 200 digits (a framework's
+ * default bound on a path parameter answers that 414 or 431, where the policy says 400 or 404).
+ */
+const INVALID_PET_IDS = [
+  { label: 'abc', id: 'abc' },
+  { label: '1.5', id: '1.5' },
+  { label: '9223372036854775808', id: '9223372036854775808' },
+  { label: '-9223372036854775809', id: '-9223372036854775809' },
+  { label: 'an id of 200 digits', id: '9'.repeat(200) },
+]
 
 /** Ids at the edges of int64 and their neighbours (policy §2): where parsing, signs and overflow go wrong. */
 const EDGE_IDS = [0n, 1n, -1n, INT64_MIN, INT64_MIN + 1n, INT64_MAX, INT64_MAX - 1n]
@@ -63,9 +73,9 @@ describe('getPet: one pet by id', () => {
     check.inconclusive('every candidate id exists in the store')
   })
 
-  test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/%s is answered 400 or 404 with an Error body', async (petId, { check }) => {
-    const exchange = await check.api.getPet(petId)
-    check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${petId}`)
+  test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/{$label} is answered 400 or 404 with an Error body', async ({ label, id }, { check }) => {
+    const exchange = await check.api.getPet(id)
+    check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${id.length > 40 ? `{${label}}` : id}`)
     if (exchange.response?.status === 400) await requireServesValid(check, 'getPet')
   })
 

@@ -113,7 +113,10 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
         ? ` (not shrunk: the run's shrink budget of ${SHRINK_BUDGET} requests and ${SHRINK_CANDIDATES} candidates was spent, or the run ended)`
         : ' (not shrunk: it did not fail again when re-run)'
   const { context, redact } = check
-  const settings = ` --sequences ${Math.max(1, context.sequences)} --sequence-length ${context.sequenceLength}`
+  const settings = [
+    ['sequences', Math.max(1, context.sequences)],
+    ['sequenceLength', context.sequenceLength],
+  ] as const
   check.expect.that(failure === undefined, `${failure?.message}${note}`, {
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
     ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),

@@ -9,6 +9,13 @@ const petIdOf = (path: string) => decodedSegment(path.slice('/pets/'.length)) ??
 
 export const getPetFaults: Variant[] = [
   {
+    name: 'getPet-long-id-414',
+    description: "Fastify's default maxParamLength: a path parameter over 100 characters is answered 414 URI Too Long, before the route reads it",
+    catches: ['getPet/invalid-id'],
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && request.path.length - '/pets/'.length > 100 ? errorResponse(414, 'uri_too_long', 'URI Too Long') : reference(request),
+  },
+  {
     name: 'getPet-never-answers',
     description: 'GET /pets/{petId} never answers: the request is read and the connection held open, nothing is sent',
     catches: ['getPet/returns-pet'],
