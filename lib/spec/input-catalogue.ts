@@ -285,9 +285,9 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
   {
     place: 'Content-Type',
     class: 'same meaning',
-    title: 'application/json with parameters or in another letter case',
+    title: 'application/json with parameters (a charset has no effect on JSON, whatever it names) or in another letter case',
     expected: 'the answer the plain label gets (status, and the pet but its id)',
-    source: 'RFC 9110 §8.3.1; policy §2 (equivalent spellings)',
+    source: 'RFC 9110 §8.3.1; RFC 8259 §11; policy §2 (equivalent spellings)',
     level: 'MUST',
     requirement: 'createPet/equivalent-spellings',
     spellings: [
@@ -295,6 +295,8 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json;charset=UTF-8', spell: () => 'application/json;charset=UTF-8' },
       { label: 'Application/JSON', spell: () => 'Application/JSON' },
       { label: 'APPLICATION/JSON; CHARSET="utf-8"', spell: () => 'APPLICATION/JSON; CHARSET="utf-8"' },
+      // The plain create's body is ASCII: labelled US-ASCII it is the same octets, and RFC 8259 §11 says a charset has no effect.
+      { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
     ],
   },
   {

@@ -63,6 +63,17 @@ export const frameworkHabitFaults: Variant[] = [
     }),
   },
   {
+    name: 'charset-not-utf8-415',
+    description: "Express's body-parser: a JSON body labelled with a charset other than UTF-8 (us-ascii, iso-8859-1) is answered 415 charset.unsupported",
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase()
+      return request.method === 'POST' && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8'
+        ? errorResponse(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`)
+        : reference(request)
+    },
+  },
+  {
     name: 'every-error-400',
     description: "every error is answered 400 by the framework's default error handler, a missing key and an unknown pet included (Error status 400)",
     catches: ['auth/missing-key-401', 'getPet/unknown-id-404'],
