@@ -7,6 +7,7 @@
  */
 import { randomInt } from 'node:crypto'
 import { resolve } from 'node:path'
+import { counted } from '../judging/headline.js'
 import { ConfigError } from '../run/config.js'
 import type { RunIo } from '../run/run-session.js'
 import type { ConformanceSuite } from '../run/suite.js'
@@ -88,7 +89,7 @@ export async function runFleetWith(suite: ConformanceSuite, options: FleetOption
   const inFlight = options.targetsInFlight ?? 4
   const baseline = options.baseline === undefined ? undefined : loadFleetBaseline(resolve(context.cwd, options.baseline))
   const io = ioOf(options.onLine)
-  io.out(`Fleet: ${targets.length} of ${all.length} targets${options.shard ? ` (shard ${options.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
+  io.out(`Fleet: ${targets.length} of ${counted(all.length, 'target')}${options.shard ? ` (shard ${options.shard})` : ''}, ${inFlight} at a time, fleet seed ${seed}`)
   return runFleet(suite, targets, {
     reportDir: resolve(context.cwd, options.reportDir ?? 'reports'),
     seed,

@@ -11,6 +11,7 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { counted } from '../judging/headline.js'
 import { type CommandSources, runCommand, type SuiteSource } from '../run/command.js'
 import { ConfigError } from '../run/config.js'
 import type { RunOptions } from '../run/run-conformance.js'
@@ -46,7 +47,9 @@ function wholeNumber(text: string, flag: string): number {
 
 function summarise(report: FleetReport, reportDir: string, io: RunIo): number {
   const drift = report.requirements.filter((row) => row.drift.length > 0).length
-  io.out(`Fleet: ${report.targets.length} targets, ${report.targets.filter((target) => target.exitCode === 0).length} conformant, ${drift} requirements drift`)
+  io.out(
+    `Fleet: ${counted(report.targets.length, 'target')}, ${report.targets.filter((target) => target.exitCode === 0).length} conformant, ${counted(drift, 'requirement')} drift`,
+  )
   if (report.baseline) io.out(`Against the baseline ${report.baseline.file}: ${report.baseline.newFailures} new failures, ${report.baseline.fixed} fixed`)
   io.out(`Fleet report: ${resolve(reportDir, 'fleet.html')}, ${resolve(reportDir, 'fleet.json')}, ${resolve(reportDir, 'fleet.md')}`)
   io.out(`Exit ${report.exitCode} (the worst of the targets')`)

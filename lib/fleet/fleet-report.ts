@@ -28,9 +28,9 @@ export interface FleetRequirementRow {
   level: Level
   /** Each target's verdict, by name. */
   verdicts: Record<string, Verdict>
-  /** The verdict most targets have (the first in name order on a tie). */
+  /** The verdict most targets of the largest profile have (the first in name order on a tie). */
   majority: Verdict
-  /** The targets whose verdict is not the majority's. */
+  /** The targets whose verdict is not the majority's among the targets run at the same profile (a smoke run is never an outlier among full ones). */
   drift: string[]
   /** Against a baseline fleet report: the targets on which this requirement newly failed, or was fixed. */
   changes?: Record<string, 'new-failure' | 'fixed'>
@@ -93,19 +93,25 @@ export function buildFleetReport(runs: ReadonlyArray<{ name: string; result: Run
       rows.set(requirement.id, row)
     }
   }
+  // Targets are compared only with those run at the same profile: a full run decides what a smoke run cannot.
+  const profileOf = new Map(sorted.map(({ name, result }) => [name, result.profile]))
   const requirements = [...rows.values()].map((row) => {
-    const majority = majorityOf(Object.values(row.verdicts))
+    const byProfile = new Map<string, Verdict[]>()
+    for (const [name, verdict] of Object.entries(row.verdicts)) byProfile.set(profileOf.get(name) ?? '', [...(byProfile.get(profileOf.get(name) ?? '') ?? []), verdict])
+    const majorities = new Map([...byProfile].map(([profile, verdicts]) => [profile, majorityOf(verdicts)]))
+    const largest = [...byProfile].sort((a, b) => b[1].length - a[1].length)[0]?.[0] ?? ''
     return {
       ...row,
-      majority,
+      majority: majorities.get(largest) ?? row.majority,
       drift: Object.entries(row.verdicts)
-        .filter(([, verdict]) => verdict !== majority)
+        .filter(([name, verdict]) => verdict !== majorities.get(profileOf.get(name) ?? ''))
         .map(([name]) => name),
     }
   })
-  // Drift first (most targets apart first), then the catalogue's order.
+  // MUST failures first (on most targets first), then drift (most targets apart first), then the catalogue's order.
   const order = new Map(requirements.map((row, index) => [row.id, index]))
-  requirements.sort((a, b) => b.drift.length - a.drift.length || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
+  const mustFailures = (row: FleetRequirementRow) => (row.level === 'MUST' ? Object.values(row.verdicts).filter((verdict) => verdict === 'fail').length : 0)
+  requirements.sort((a, b) => mustFailures(b) - mustFailures(a) || b.drift.length - a.drift.length || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
   const tool = sorted[0]?.result.tool ?? { name: 'petstore-conformance', version: '' }
   return { formatVersion: 1, tool, specVersion, exitCode: worstExitCode(targets.map((target) => target.exitCode)), targets, requirements }
 }

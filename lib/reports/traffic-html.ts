@@ -52,6 +52,17 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
 }
 
+/** Where the time axis is marked: its start, each quarter and its end. */
+const TICKS = [0, 0.25, 0.5, 0.75, 1]
+
+/** The time axis's labels for a run of `totalMs`, with the fewest decimals that keep any two from reading alike. */
+export function tickLabels(totalMs: number): string[] {
+  const at = (decimals: number) => TICKS.map((tick) => `${((tick * totalMs) / 1000).toFixed(decimals)} s`)
+  let decimals = 0
+  while (decimals < 6 && new Set(at(decimals)).size < TICKS.length) decimals += 1
+  return at(decimals)
+}
+
 function timelineSvg(traffic: TrafficSummary): string {
   const { slices, sliceMs } = traffic.timeline
   const count = Math.max(1, slices.length)
@@ -76,12 +87,11 @@ function timelineSvg(traffic: TrafficSummary): string {
       .join('')
     return `<text x="${LEFT - 6}" y="${cy + 4}" text-anchor="end">${row.label} (${total})</text><line x1="${LEFT}" y1="${cy}" x2="${LEFT + PLOT}" y2="${cy}" stroke="currentColor" stroke-opacity="0.2"/>${marks}`
   }).join('\n')
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map(
-      (at) =>
-        `<line x1="${LEFT + at * PLOT}" y1="${axisY}" x2="${LEFT + at * PLOT}" y2="${axisY + 4}" stroke="currentColor"/><text x="${LEFT + at * PLOT}" y="${axisY + 15}" text-anchor="middle">${seconds(at * totalMs)}</text>`,
-    )
-    .join('')
+  const labels = tickLabels(totalMs)
+  const ticks = TICKS.map(
+    (at, index) =>
+      `<line x1="${LEFT + at * PLOT}" y1="${axisY}" x2="${LEFT + at * PLOT}" y2="${axisY + 4}" stroke="currentColor"/><text x="${LEFT + at * PLOT}" y="${axisY + 15}" text-anchor="middle">${labels[index]}</text>`,
+  ).join('')
   return `<svg id="timeline" role="img" aria-labelledby="timeline-title" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" xmlns="http://www.w3.org/2000/svg" style="color:#1b1b1b">
 <title id="timeline-title">Requests in flight over the run (at most ${most}), and when 429s, timeouts and retries came</title>
 <text x="${LEFT - 6}" y="${CHART_TOP + 8}" text-anchor="end">${most} in flight</text><text x="${LEFT - 6}" y="${base}" text-anchor="end">0</text>

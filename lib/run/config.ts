@@ -98,7 +98,10 @@ function readArgv(argv: readonly string[]): { texts: Texts; envFile?: string; he
   try {
     parsed = parseArgs({ args: normalised, options: parseOptions, strict: true, allowPositionals: false })
   } catch (error) {
-    throw new ConfigError([error instanceof Error ? error.message : String(error)])
+    const message = error instanceof Error ? error.message : String(error)
+    // A flag of the fleet's, given to one run: say whose it is.
+    const fleetFlag = /Unknown option '(--(?:shard|targets-in-flight))'/.exec(message)?.[1]
+    throw new ConfigError([fleetFlag ? `${fleetFlag} is a flag of a fleet run: give --targets fleet.yaml too (docs/fleet.md)` : message])
   }
   const texts: Texts = {}
   for (const [key, setting] of settingEntries()) {

@@ -182,3 +182,12 @@ describe('what the command says during and after a run', () => {
     expect(readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8')).toMatch(/❔ NOT PROVEN/)
   })
 })
+
+describe('a fleet flag given to one run', () => {
+  test.for(['--shard 1/2', '--targets-in-flight 4'])('%s without --targets says whose flag it is, exit 2', async (flag) => {
+    const outcome = await runCli(flag.split(' '))
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toContain(`${flag.split(' ')[0]} is a flag of a fleet run: give --targets fleet.yaml too (docs/fleet.md)`)
+    expect(outcome.stderr).not.toMatch(/Unknown option/)
+  })
+})

@@ -238,6 +238,17 @@ describe('six targets, one run or three shards and a merge', () => {
       // A key its variable does not hold is that target's set-up mistake (exit 2), not a crash of the fleet.
       const unkeyed = await runFleetConformance({ targets: [{ name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'NOT_SET' }], reportDir: join(folder, 'unkeyed') })
       expect(unkeyed.exitCode).toBe(2)
+      // A bad value in one target is that target's set-up mistake, named by the fleet file's own key, never by a flag.
+      const lines: string[] = []
+      const badValue = await runFleetConformance({
+        targets: [{ name: 'eu', baseUrl: reference?.baseUrl ?? '', apiKeyEnv: 'FLEET_KEY', timeoutMs: 0 }],
+        reportDir: join(folder, 'bad-value'),
+        env: { FLEET_KEY: API_KEY },
+        onLine: (line) => lines.push(line),
+      })
+      expect(badValue.exitCode).toBe(2)
+      expect(lines.join('\n')).toMatch(/eu: invalid configuration:\n {2}- timeoutMs must be from 1 to 600000, got 0/)
+      expect(lines.join('\n')).not.toMatch(/--timeout-ms/)
       // A fleet with problems is refused whole, each problem named.
       await expect(runFleetConformance({ targets: [{ name: 'a b', baseUrl: 'nope', apiKeyEnv: 'K' }], reportDir: join(folder, 'refused') })).rejects.toThrow(
         /name must be[\s\S]*baseUrl must be a URL/,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { AttemptRecord } from '../../lib/http/traffic.js'
+import { tickLabels } from '../../lib/reports/traffic-html.js'
 import { summariseTraffic } from '../../lib/reports/traffic-summary.js'
 
 const START = 1_000_000
@@ -43,5 +44,19 @@ describe('where the time of a run went', () => {
     expect(at(305)?.retried).toBe(1)
     expect(at(1500)?.timeouts).toBe(1)
     expect(slices.reduce((sum, slice) => sum + slice.started, 0)).toBe(attempts.length)
+  })
+})
+
+describe("the timeline's time axis", () => {
+  test.for([
+    [200, ['0.00 s', '0.05 s', '0.10 s', '0.15 s', '0.20 s']],
+    [2_000, ['0.0 s', '0.5 s', '1.0 s', '1.5 s', '2.0 s']],
+    [60_000, ['0 s', '15 s', '30 s', '45 s', '60 s']],
+  ] as const)('a run of %i ms: five labels, none alike', ([totalMs, labels]) => {
+    expect(tickLabels(totalMs)).toEqual(labels)
+  })
+
+  test('from a few milliseconds to an hour, no two labels of one axis read alike', () => {
+    for (const totalMs of [3, 40, 130, 999, 1_234, 9_999, 12_345, 3_600_000]) expect(new Set(tickLabels(totalMs)).size).toBe(5)
   })
 })

@@ -4,6 +4,7 @@
  * and must not make a later read fail. Which it does is recorded. From the input catalogue's rows.
  */
 import { describe, test } from '../../lib/checks/registry.js'
+import { windowWords } from '../../lib/data/eventual-reads.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { responseObject } from '../../lib/http/client.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
@@ -62,11 +63,17 @@ describe('createPet: a name that is not well-formed Unicode', () => {
     check.expect.status(listed.exchange, 200, 'GET /pets?status=pending&limit=100, which lists a pet stored with ill-formed text,')
     const item = listedPets(listed.exchange).find((pet) => pet.id === id)
     if (item || listedPets(listed.exchange).length < 100) {
-      check.expect.that(item?.name === name, `GET /pets?status=pending&limit=100 shows pet ${id} otherwise than the 201 answer did`, {
-        exchange: listed.exchange,
-        expected: stringifyJson(name),
-        actual: item ? stringifyJson(item.name) : '(not listed)',
-      })
+      check.expect.that(
+        item?.name === name,
+        item
+          ? `GET /pets?status=pending&limit=100 shows pet ${id} otherwise than the 201 answer did`
+          : `pet ${id}, created with status pending, is not in GET /pets?status=pending&limit=100 ${windowWords(listed)}`,
+        {
+          exchange: listed.exchange,
+          expected: item ? stringifyJson(name) : `pet ${id} in the list`,
+          actual: item ? stringifyJson(item.name) : '(not listed)',
+        },
+      )
     }
   })
 })
