@@ -66,6 +66,14 @@ const MAY_IMPORT: Record<string, string[]> = {
 }
 
 describe('the layers of the code', () => {
+  test('every module under lib/ is one a reader can hold in mind: 400 lines at most', () => {
+    const long = [...graph.keys()]
+      .filter((file) => file.startsWith('lib/'))
+      .map((file) => ({ file, lines: readFileSync(join(packageRoot, file), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 401)
+    expect(long).toEqual([])
+  })
+
   test('every module under lib/ sits in a layer folder', () => {
     const loose = [...graph.keys()].filter((file) => file.startsWith('lib/') && file.split('/').length !== 3)
     expect(loose).toEqual([])

@@ -4,10 +4,11 @@
  * the evidence of the exchanges is attached by the check machinery.
  */
 import type { CaseFailure } from '../data/live-property.js'
-import type { Exchange, RecordedResponse } from '../http/client.js'
-import { responseJson } from '../http/client.js'
+import type { Exchange } from '../http/exchange.js'
 import { isJsonObject, JsonNumber, type JsonValue, stringifyJson } from '../http/json.js'
 import { headOfBody } from '../http/kept-bodies.js'
+import { responseJson } from '../http/response-json.js'
+import type { RecordedResponse } from '../http/traffic.js'
 import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
 import type { ExperimentCause } from './check-result.js'
 

@@ -3,11 +3,12 @@
  * each rule gives a finding charged to its own requirement. The rules of every answer (no 5xx, an Error body in
  * JSON, the schemas, the key) are judged on the same exchange by incidental-checks.ts, like on every other one.
  */
-import { type Exchange, responseJson } from '../http/client.js'
+import type { Exchange } from '../http/exchange.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 import type { Expectation, Judgement } from '../neighbourhood/edit-oracle.js'
 import type { RequirementId } from '../spec/catalogue.js'
-import { decimalDigitValue } from '../spec/input-catalogue.js'
+import { decimalDigitValue } from '../spec/spellings.js'
 import { Assertions, ConformanceFailure, describeAnswer, mediaType } from './assertions.js'
 
 /**

@@ -1,6 +1,7 @@
 /** Evidence of an exchange as it goes into reports: key redacted, bodies cut, a curl line that replays it. */
-import type { Exchange } from '../http/client.js'
+
 import { excerpt } from '../http/excerpt.js'
+import type { Exchange } from '../http/exchange.js'
 import { excerptOfBody } from '../http/kept-bodies.js'
 import { bodyOctets, headerOctets, isBodyWhitespace, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'

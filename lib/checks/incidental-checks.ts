@@ -6,8 +6,8 @@
  * name may get 501 (RFC 9110 §9.1): those answers are held to the key and nothing else.
  */
 
-import { responseJson } from '../http/client.js'
 import { isJsonObject, JsonNumber } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 import { integerReading } from '../neighbourhood/edit-oracle.js'
 import { type KeyState, keyInValue, keyOfWire, readWire } from '../neighbourhood/wire-reading.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'

@@ -6,7 +6,7 @@
  * every check; it never throws for what the target does, every check ends in a report, and a check cut off by
  * the stop says so in the stop's words. The checks still running are known to the run state, for the watchdog.
  */
-import { stopWords } from '../http/client.js'
+import { stopWords } from '../http/exchange.js'
 import { isSelected } from '../spec/catalogue.js'
 import { Inconclusive } from './assertions.js'
 import { Check, type CheckEnd, type RunState } from './check.js'

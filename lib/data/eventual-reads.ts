@@ -6,7 +6,7 @@
  * Once a pet has stayed missing for a whole window, later reads look once: the target has shown that it
  * does not show pets within the window, and waiting again would only stretch the run.
  */
-import { delay } from '../http/client.js'
+import { delay } from '../http/waits.js'
 import type { OperationExchange } from '../spec/petstore-api.js'
 
 /** Most reads of one pet within a window: the first, then the retries. */

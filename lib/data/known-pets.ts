@@ -5,8 +5,9 @@
  * with a pet created, or seeded, moments before. Every check's API reads this way, so no check that reads a
  * known pet can forget to wait, and none waits for an id no pet is known to hold.
  */
-import { responseJson } from '../http/client.js'
+
 import { integerField, isJsonObject, type JsonValue } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 import type { OperationExchange, Patience } from '../spec/petstore-api.js'
 import type { EventualReadOptions } from './eventual-reads.js'
 import { readWithinWindow } from './eventual-reads.js'

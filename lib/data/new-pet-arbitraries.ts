@@ -6,8 +6,8 @@
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../http/int64.js'
 import { JsonNumber, stringifyJson } from '../http/json.js'
-import { HAZARDOUS_NAME_PARTS, INTEGER_RESPELLINGS, type Spelling } from '../spec/input-catalogue.js'
 import { isPetStatus, PET_STATUSES, type PetStatus, type RequestBody } from '../spec/petstore-api.js'
+import { HAZARDOUS_NAME_PARTS, INTEGER_RESPELLINGS, type Spelling } from '../spec/spellings.js'
 import type { NewPetRule } from './new-pet-oracle.js'
 
 export interface ValidNewPet {

@@ -9,7 +9,7 @@
  * the shrink at once and keeps the smallest failing value found so far.
  */
 import fc from 'fast-check'
-import { yieldToEventLoop } from '../http/client.js'
+import { yieldToEventLoop } from '../http/waits.js'
 
 export interface ShrinkLimits {
   /** Most requests the candidates may send together. */

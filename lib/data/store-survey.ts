@@ -3,8 +3,9 @@
  * and the per-status lists. Its size is a lower bound on the store, which decides whether a boundary
  * check could have failed (policy §1: no vacuous pass).
  */
-import { responseJson } from '../http/client.js'
+
 import { integerField, isJsonObject, type JsonValue } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 import { type OperationExchange, PET_STATUSES, type PetStatus, type PetstoreApi } from '../spec/petstore-api.js'
 
 export interface SurveyedPet {

@@ -6,6 +6,7 @@
 
 import type { Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { LargeBodyGate } from './caps.js'
 
 export class BodyTooLarge extends Error {
   override name = 'BodyTooLarge'
@@ -26,39 +27,6 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
       return createBrotliDecompress()
     default:
       return undefined
-  }
-}
-
-/**
- * Large bodies read a few at a time (policy §5: peak memory whatever the target sends). A body that grows past
- * `thresholdBytes` waits for one of `slots` before it is read further; meanwhile its connection is not read, so
- * the target waits. A body holding a slot reads to its end without waiting for anything else, so no two bodies
- * ever wait on each other. A target that answers a megabyte to every request then costs `slots` megabytes of
- * bodies being read at once, not one per request in flight.
- */
-export class LargeBodyGate {
-  private free: number
-  private readonly waiting: Array<() => void> = []
-
-  constructor(
-    readonly thresholdBytes: number,
-    slots: number,
-  ) {
-    this.free = slots
-  }
-
-  /** Waits for a slot; the function returned gives it back. */
-  async acquire(): Promise<() => void> {
-    if (this.free > 0) this.free -= 1
-    else await new Promise<void>((resolve) => this.waiting.push(resolve))
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      const next = this.waiting.shift()
-      if (next) next()
-      else this.free += 1
-    }
   }
 }
 

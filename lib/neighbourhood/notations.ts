@@ -4,7 +4,7 @@
  * digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal integer in one reading
  * of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
  */
-import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/input-catalogue.js'
+import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/spellings.js'
 
 export interface NotationClass {
   name: string

@@ -11,7 +11,7 @@ import type { CheckDefinition } from '../checks/registry.js'
 import { type RunChecksOptions, runChecks } from '../checks/runner.js'
 import { alarmLine, type StallAlarm, watchStalls } from '../checks/watchdog.js'
 import type { SeedingOutcome } from '../data/seeding.js'
-import { RunStop } from '../http/client.js'
+import { RunStop } from '../http/exchange.js'
 import { compareWithBaseline } from '../judging/baseline.js'
 import { counted } from '../judging/headline.js'
 import { EXIT, exitCodeOf, judgeAll } from '../judging/verdicts.js'
@@ -98,10 +98,10 @@ export interface RunOutcome {
 /** What the run wrote: the client counts the requests that may create a pet and their 2xx answers; seeding says how many of those were its own. */
 function writesOf(session: RunSession, seeding: SeedingOutcome): WritesSummary {
   const { client, config } = session
-  const created = client.writesAnswered2xx
+  const created = client.writes.answered2xx
   return {
-    requestsSent: client.writesSent,
-    requestsNotSent: client.writesNotSent,
+    requestsSent: client.writes.sent,
+    requestsNotSent: client.writes.notSent,
     createdBySeeding: seeding.created,
     createdByChecks: Math.max(0, created - seeding.created),
     storeHoldsAtLeast: seeding.knownBefore + created,

@@ -9,7 +9,7 @@
  * A store that lags may list a processed create only later; the lists are read once, so such a create may be made
  * twice. No check finds its pets by name but the lists of refused creates, whose bodies create nothing.
  */
-import type { Exchange } from '../http/client.js'
+import type { Exchange } from '../http/exchange.js'
 import { isJsonObject, parseJson } from '../http/json.js'
 
 export type CreateLookup = { sure: true; why: string } | { sure: false; why: string }

@@ -1,5 +1,7 @@
 /** The interface's operations by name, over the HTTP client. Knows paths and auth, judges nothing. */
-import type { Exchange, HttpClient } from '../http/client.js'
+
+import type { HttpClient } from '../http/client.js'
+import type { Exchange } from '../http/exchange.js'
 import { stringifyJson } from '../http/json.js'
 import { createNotProcessed } from './lost-creates.js'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { nameDifference, petDifferences, viewDifferences } from '../../lib/checks/differences.js'
 import { curlScript } from '../../lib/checks/evidence.js'
-import type { Exchange } from '../../lib/http/client.js'
+import type { Exchange } from '../../lib/http/exchange.js'
 import { JsonNumber } from '../../lib/http/json.js'
 import { createRedactor } from '../../lib/http/redaction.js'
 

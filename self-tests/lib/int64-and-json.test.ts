@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { type Exchange, responseJson } from '../../lib/http/client.js'
+import type { Exchange } from '../../lib/http/exchange.js'
 import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
 import { JsonNumber, type JsonParseResult, nestingDepth, parseJson, parseLosslessly, stringifyJson, stringifyLosslessly, toPlain } from '../../lib/http/json.js'
+import { responseJson } from '../../lib/http/response-json.js'
 
 describe('exactInteger reads JSON number text exactly', () => {
   test.for([

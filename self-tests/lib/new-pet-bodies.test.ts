@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { categoryIdRespelling, invalidNewPetArbitrary, renderValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
-import { INTEGER_RESPELLINGS } from '../../lib/spec/input-catalogue.js'
 import { requestBodyText } from '../../lib/spec/petstore-api.js'
+import { INTEGER_RESPELLINGS } from '../../lib/spec/spellings.js'
 
 const SAMPLES = 3000
 const ANY_CATEGORY = { categoryIds: [] }

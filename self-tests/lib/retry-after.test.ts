@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { retryAfterMs } from '../../lib/http/client.js'
+import { retryAfterMs } from '../../lib/http/waits.js'
 
 const NOW = Date.parse('2026-11-23T12:00:00Z')
 

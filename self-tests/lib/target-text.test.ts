@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
-import { BodyTooLarge, LargeBodyGate, readBody } from '../../lib/http/body-reader.js'
+import { BodyTooLarge, readBody } from '../../lib/http/body-reader.js'
+import { LargeBodyGate } from '../../lib/http/caps.js'
 import { escapeControlCharacters } from '../../lib/reports/control-characters.js'
 
 /** A body stream of these chunks, with the destroy() undici bodies have. */

@@ -1,8 +1,8 @@
 import type { Check } from '../../lib/checks/check.js'
 import { petDifferences } from '../../lib/checks/differences.js'
 import type { EventualRead } from '../../lib/data/eventual-reads.js'
-import { responseObject } from '../../lib/http/client.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
+import { responseObject } from '../../lib/http/response-json.js'
 import type { OperationExchange, PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId } from '../fixtures.js'
 

@@ -18,8 +18,8 @@ import {
   validNewPetArbitrary,
 } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
-import { responseObject } from '../../lib/http/client.js'
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
+import { responseObject } from '../../lib/http/response-json.js'
 import { type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
 import { categoryId, getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'

@@ -6,8 +6,8 @@
 import { describe, test } from '../../lib/checks/registry.js'
 import { windowWords } from '../../lib/data/eventual-reads.js'
 import { listedPets } from '../../lib/data/store-survey.js'
-import { responseObject } from '../../lib/http/client.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
+import { responseObject } from '../../lib/http/response-json.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
 import { categoryId, requireGetPetInService } from '../fixtures.js'
 

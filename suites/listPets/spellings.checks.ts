@@ -8,8 +8,9 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { listedPets } from '../../lib/data/store-survey.js'
-import { inputClass, type Spelling } from '../../lib/spec/input-catalogue.js'
+import { inputClass } from '../../lib/spec/input-catalogue.js'
 import { type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import type { Spelling } from '../../lib/spec/spellings.js'
 
 /** The page both spellings ask for: small, so a store that is seeded fills it for the status it has most of. */
 const PAGE = 5

@@ -1,6 +1,6 @@
 import { mediaType } from '../../lib/checks/assertions.js'
 import { describe, test } from '../../lib/checks/registry.js'
-import type { RecordedResponse } from '../../lib/http/client.js'
+import type { RecordedResponse } from '../../lib/http/traffic.js'
 
 describe('responses: JSON answers', () => {
   test('[responses/json-content-type] the answers of the store survey are labelled application/json, whatever their status', async ({ check }) => {

@@ -1,6 +1,7 @@
 /** How a sequence reads the answers it gets: the items of a list, the pet of a GET, a view in the report's words. */
-import { responseJson, responseObject } from '../../lib/http/client.js'
+
 import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
+import { responseJson, responseObject } from '../../lib/http/response-json.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import type { PetFields } from './store-model.js'
 

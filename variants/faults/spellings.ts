@@ -2,7 +2,7 @@
  * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
  * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
  */
-import { decimalDigitValue } from '../../lib/spec/input-catalogue.js'
+import { decimalDigitValue } from '../../lib/spec/spellings.js'
 import { decodedSegment, errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, rewritingNewPet, type Variant } from '../variant.js'

@@ -1,0 +1,26 @@
+/** An attempt's record for the traffic log: its answer's headers as one record, and what a HAR file keeps of it. */
+
+import { excerpt } from './excerpt.js'
+import type { RecordedRequest, TransportFailure } from './exchange.js'
+import type { AttemptRecord, RecordedResponse } from './traffic.js'
+
+/** undici's headers as one record: names in lower case, a field given several times joined with commas (RFC 9110 §5.3). */
+export function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return headers
+}
+
+/** What a HAR file needs of an attempt, when the run writes one (`limit`: bodies cut there): the headers and body sent, and the answer. */
+export function keptForHar(
+  limit: number | undefined,
+  request: RecordedRequest,
+  outcome: { response: RecordedResponse } | { failure: TransportFailure },
+): Pick<AttemptRecord, 'sent' | 'answer'> {
+  if (limit === undefined) return {}
+  // The attempt's own headers object: the next attempt gets a new one (its own traceparent), so this one is not copied.
+  const sent = { headers: request.headers, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
+  return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
+}

@@ -1,0 +1,138 @@
+/**
+ * The connections to the target, as undici keeps them: one kept-alive pool (through HTTP_PROXY / HTTPS_PROXY /
+ * NO_PROXY when the configuration names them, with the trusted CAs and a client certificate for mutual TLS), an
+ * agent that opens a connection of its own for each request (for a request lost on a connection the target
+ * closed), and the connections of edited requests, which write a head octet for octet (wire-heads.ts).
+ */
+import { readFileSync } from 'node:fs'
+import type { ConnectionOptions } from 'node:tls'
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici'
+import type { ProxySettings } from './exchange.js'
+import { tlsAlertOf } from './tls-alert.js'
+import { MAX_HEADER_BYTES } from './transport-failures.js'
+import { WIRE_MARKER_FIELD, WireHeads } from './wire-heads.js'
+
+/** What the connections need of the client's options. */
+export interface ConnectionSettings {
+  concurrency: number
+  timeoutMs: number
+  caFile?: string | undefined
+  insecure?: boolean
+  clientCert?: string | undefined
+  clientKey?: string | undefined
+  clientKeyPassphrase?: string | undefined
+  proxy?: ProxySettings
+}
+
+export class TargetConnections {
+  private readonly dispatcher: Dispatcher
+  private readonly agentOptions: ConstructorParameters<typeof EnvHttpProxyAgent>[0]
+  /**
+   * A connection of its own for each request (undici's pipelining 0 turns keep-alive off), made only when the target
+   * closes connections under requests: a read lost that way is retried on it, and once the target has been seen
+   * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
+   */
+  private freshConnections?: Dispatcher
+  /** The connections of edited requests, and the heads they write (wire-heads.ts): made when first needed. */
+  private wireConnections?: Dispatcher
+  private wireKeptAlive?: Dispatcher
+  private wireHeads?: WireHeads
+  /** The TLS options to the target (trusted CAs, verification, client certificate). */
+  private readonly targetTls: ConnectionOptions
+
+  constructor(private readonly settings: ConnectionSettings) {
+    const ca = settings.caFile ? readFileSync(settings.caFile) : undefined
+    const clientCertificate =
+      settings.clientCert && settings.clientKey
+        ? { cert: readFileSync(settings.clientCert), key: readFileSync(settings.clientKey), ...(settings.clientKeyPassphrase ? { passphrase: settings.clientKeyPassphrase } : {}) }
+        : {}
+    this.targetTls = { ...(ca ? { ca } : {}), rejectUnauthorized: !settings.insecure, ...clientCertificate }
+    // Always given, so undici never falls back to reading process.env itself.
+    const proxy = settings.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '' }
+    this.agentOptions = {
+      ...proxy,
+      connections: settings.concurrency,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // To the target, directly (connect) or through a proxy's tunnel (requestTls).
+      connect: this.targetTls,
+      requestTls: this.targetTls,
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+    }
+    this.dispatcher = this.agent(this.agentOptions)
+  }
+
+  /** A request on the kept-alive pool, or on a connection of its own (`fresh`). */
+  request(fresh: boolean, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    return (fresh ? this.freshConnectionAgent() : this.dispatcher).request(options)
+  }
+
+  /** Whether edited requests can go out: they are written on direct connections only. */
+  get writesEditedRequests(): boolean {
+    return !(this.settings.proxy?.httpProxy || this.settings.proxy?.httpsProxy)
+  }
+
+  /** An edited request: undici carries it with a marker, and the connection writes the registered head in its place. */
+  async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal, ownConnection: boolean): Promise<Dispatcher.ResponseData> {
+    if (!this.writesEditedRequests) {
+      throw new Error('an edited request is written octet for octet on a connection of its own, which the suite does not do through a proxy')
+    }
+    this.wireHeads ??= new WireHeads()
+    const connector = this.wireHeads.connector(this.targetTls)
+    this.wireConnections ??= new Agent({ ...this.directOptions(), connect: connector, pipelining: 0 })
+    this.wireKeptAlive ??= new Agent({ ...this.directOptions(), connect: connector })
+    const id = this.wireHeads.register(head)
+    try {
+      return await (ownConnection ? this.wireConnections : this.wireKeptAlive).request({
+        origin,
+        path: '/',
+        method: body.body === undefined ? 'GET' : 'POST',
+        headers: { [WIRE_MARKER_FIELD]: id },
+        ...body,
+        signal,
+      })
+    } finally {
+      this.wireHeads.forget(id)
+    }
+  }
+
+  /** The options of a direct agent: those of the run's agent less the proxies'. */
+  private directOptions(): Agent.Options {
+    const { httpProxy: _httpProxy, httpsProxy: _httpsProxy, noProxy: _noProxy, requestTls: _requestTls, ...direct } = this.agentOptions ?? {}
+    return direct
+  }
+
+  /** The agent that opens a connection for each request, made when first needed. */
+  private freshConnectionAgent(): Dispatcher {
+    this.freshConnections ??= this.agent({ ...this.agentOptions, pipelining: 0 })
+    return this.freshConnections
+  }
+
+  /**
+   * An agent with these options: through the proxies the configuration read, when it read any; otherwise a plain
+   * Agent, which does not work out for every request whether a proxy applies to its URL.
+   */
+  private agent(options: NonNullable<ConstructorParameters<typeof EnvHttpProxyAgent>[0]>): Dispatcher {
+    const { httpProxy, httpsProxy, noProxy: _noProxy, requestTls: _requestTls, ...direct } = options
+    return httpProxy || httpsProxy ? new EnvHttpProxyAgent(options) : new Agent(direct)
+  }
+
+  /**
+   * The TLS alert a https target closes the connection with, read by a plain TLS socket (undici reports only
+   * "other side closed"); undefined for http, through a proxy, or when the target sends none.
+   */
+  async tlsAlert(base: URL, timeoutMs: number): Promise<string | undefined> {
+    if (base.protocol !== 'https:' || this.settings.proxy?.httpsProxy) return undefined
+    return tlsAlertOf(base, this.targetTls, timeoutMs)
+  }
+
+  /** Closes the connections once the requests in flight have their answers. */
+  async close(): Promise<void> {
+    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wireConnections?.close(), this.wireKeptAlive?.close()])
+  }
+
+  /** Closes the connections now, failing the requests still in flight. */
+  async destroy(): Promise<void> {
+    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wireConnections?.destroy(), this.wireKeptAlive?.destroy()])
+  }
+}
