@@ -22,10 +22,10 @@ export const SCORE_SEED = '424242'
 /**
  * The generated cases of a scoring run: fewer than the command's defaults (30 cases per property, 10 sequences
  * of 12 commands, the whole neighbourhood of the plain requests), so that the whole score fits npm test's budget,
- * and never none: 40 edits, every operator among them. A variant that only an edit shows is scored with every edit
+ * and never none: 20 edits, every operator among them. A variant that only an edit shows is scored with every edit
  * of the operators that show it (Variant.provenByEdits). The soak, and the score at three seeds, run the defaults.
  */
-export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2', '--max-edits', '40'] as const
+export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2', '--max-edits', '20'] as const
 
 /** The arguments of a variant's scoring run, by default: one an edit proves gets every edit of its operators. */
 function scoreArgs(variant: Variant): readonly string[] {

@@ -126,7 +126,7 @@ describe('the workflow runs as it says', () => {
         FLEET_SEED: '7',
         PETSTORE_NUM_RUNS: '5',
         PETSTORE_SEQUENCES: '2',
-        PETSTORE_MAX_EDITS: '40',
+        PETSTORE_MAX_EDITS: '20',
         ...Object.fromEntries(fleetTargets.map((target) => [target.apiKeyEnv, API_KEY])),
       }
       const shards = workflow.jobs.shard?.strategy?.matrix.shard ?? []

@@ -60,7 +60,7 @@ describe.concurrent('no pass without an answer that could have failed', () => {
     // The command's 10 sequences (fewer generated bodies), seed 3: the sequences refuse an out-of-range limit too, and must not pass it on that refusal either.
     const outcome = await runCli(
       ['--base-url', target.baseUrl, '--profile', 'full', '--seed', '3'],
-      { ...WITH_KEY, PETSTORE_NUM_RUNS: '5', PETSTORE_MAX_EDITS: '40' },
+      { ...WITH_KEY, PETSTORE_NUM_RUNS: '5', PETSTORE_MAX_EDITS: '20' },
       { commandDefaults: true },
     ).finally(() => target.close())
     expect(outcome.code).toBe(1)

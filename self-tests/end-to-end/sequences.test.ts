@@ -9,7 +9,7 @@ import { API_KEY, startTarget, type Target, type TargetOptions } from '../helper
 const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
 /** These tests are about the sequences: the command's own number of them (the generated bodies, which they do not judge, fewer). */
 const runCli = (args: readonly string[], env: Record<string, string> = {}) =>
-  runCliWithOptions(args, { PETSTORE_NUM_RUNS: '5', PETSTORE_MAX_EDITS: '40', ...env }, { commandDefaults: true })
+  runCliWithOptions(args, { PETSTORE_NUM_RUNS: '5', PETSTORE_MAX_EDITS: '20', ...env }, { commandDefaults: true })
 const SEED = '20261123'
 const VIEWS = 'views/one-pet-reads-the-same'
 /** The title every check of the model-based sequences carries, whatever requirement it judges. */

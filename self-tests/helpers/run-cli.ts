@@ -30,11 +30,11 @@ function withResults(outcome: SpawnOutcome): CliOutcome {
 /**
  * Fewer generated cases than the command's defaults (30 per property, 10 sequences, the whole neighbourhood of the
  * plain requests), the same numbers the variant score runs with, so the end-to-end tests fit npm test's budget;
- * never none (40 edits, every operator among them). A test's own flags or variables win (flags come before the
+ * never none (20 edits, every operator among them). A test's own flags or variables win (flags come before the
  * environment). The defaults themselves are proven by the soak (npm run soak) and by the tests that set them
  * (generated-bodies, sequences and the neighbourhood's own run at the command's own numbers).
  */
-export const FEWER_GENERATED_CASES = { PETSTORE_NUM_RUNS: '5', PETSTORE_SEQUENCES: '2', PETSTORE_MAX_EDITS: '40' }
+export const FEWER_GENERATED_CASES = { PETSTORE_NUM_RUNS: '5', PETSTORE_SEQUENCES: '2', PETSTORE_MAX_EDITS: '20' }
 
 export interface RunCliOptions {
   /** Run at the command's own numbers of generated cases, for the tests about them (default: FEWER_GENERATED_CASES). */

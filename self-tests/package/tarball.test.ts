@@ -298,7 +298,7 @@ export default class OutcomeReporter {
       PETSTORE_REPORT_DIR: join(folder, 'action-reports'),
       PETSTORE_ACTION_HAR: 'exchanges.har',
       PETSTORE_QUIET: 'true',
-      PETSTORE_MAX_EDITS: '40',
+      PETSTORE_MAX_EDITS: '20',
       CI: 'true',
     })
     await run('bash', [join(packageRoot, 'action', 'run.sh')], { cwd: folder, env, timeout: 50_000 }).catch((error) => {
