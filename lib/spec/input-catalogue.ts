@@ -23,18 +23,6 @@ import {
   type Spelling,
 } from './spellings.js'
 
-export type { Spelling } from './spellings.js'
-export {
-  decimalDigitValue,
-  HAZARDOUS_NAME_PARTS,
-  INTEGER_RESPELLINGS,
-  JSON_RESPELLINGS,
-  KEY_LOOKALIKES,
-  LENIENT_NOTATIONS,
-  OTHER_NOTATIONS,
-  percentEncodeAll,
-} from './spellings.js'
-
 export type InputPlace =
   | 'path petId'
   | 'path fixed segment'

@@ -5,7 +5,7 @@
  */
 import { isJsonObject, JsonNumber, parseJson } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import type { ServiceRequest } from '../../reference/http-types.js'
+import type { ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
 import { isCreatePet, isListPets, type Variant } from '../variant.js'
 
 const TWO_TO_53 = 2n ** 53n
@@ -13,6 +13,18 @@ const TWO_TO_53 = 2n ** 53n
 /** The request carries the key: a service checks it before it reads the body (auth/401-before-400). */
 function authorized(request: ServiceRequest, apiKey: string): boolean {
   return request.headers.authorization === `Bearer ${apiKey}`
+}
+
+/**
+ * The reference, but for the creates with the key whose NewPet object `answer` answers itself (a service reads the
+ * key before the body: auth/401-before-400).
+ */
+function answeringCreates(answer: (body: Record<string, unknown>) => ServiceResponse | undefined): Variant['wrap'] {
+  return (reference, { apiKey }) =>
+    async (request) => {
+      const body = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body) : undefined
+      return (body && answer(body)) ?? reference(request)
+    }
 }
 
 /** The NewPet object of a create, when its body is one. */
@@ -28,28 +40,20 @@ export const attributionFaults: Variant[] = [
       'a validator (zod, joi) refuses a categoryId beyond ±(2^53 - 1) with 400, "Number must be a safe integer"; any name is stored exactly, the hazardous ones included',
     catches: ['createPet/integer-edges-round-trip', 'createPet/returns-201-pet'],
     onlyCatches: true,
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) => {
-        const categoryId = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body)?.categoryId : undefined
-        if (categoryId instanceof JsonNumber && categoryId.integer !== undefined && (categoryId.integer >= TWO_TO_53 || categoryId.integer <= -TWO_TO_53)) {
-          return errorResponse(400, 'invalid_body', 'categoryId: Number must be a safe integer')
-        }
-        return reference(request)
-      },
+    wrap: answeringCreates(({ categoryId }) =>
+      categoryId instanceof JsonNumber && categoryId.integer !== undefined && (categoryId.integer >= TWO_TO_53 || categoryId.integer <= -TWO_TO_53)
+        ? errorResponse(400, 'invalid_body', 'categoryId: Number must be a safe integer')
+        : undefined,
+    ),
   },
   {
     name: 'nul-in-name-refused',
     description: 'a Python REST framework refuses a name holding NUL with 400, "Null characters are not allowed"; every categoryId round-trips',
     catches: ['createPet/hazardous-names', 'createPet/returns-201-pet'],
     onlyCatches: true,
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) => {
-        const name = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body)?.name : undefined
-        if (typeof name === 'string' && name.includes('\u0000')) return errorResponse(400, 'invalid_body', 'name: Null characters are not allowed.')
-        return reference(request)
-      },
+    wrap: answeringCreates(({ name }) =>
+      typeof name === 'string' && name.includes('\u0000') ? errorResponse(400, 'invalid_body', 'name: Null characters are not allowed.') : undefined,
+    ),
   },
   {
     name: 'long-names-500-then-connection-reset',
@@ -57,15 +61,11 @@ export const attributionFaults: Variant[] = [
       'a name over 1,000 characters overflows a column: 500 text/plain, after which the ASGI server gives the connection up without Connection: close, resetting the next request that comes on it',
     catches: ['createPet/long-names-kept', 'createPet/returns-201-pet', 'responses/no-server-error', 'responses/close-announced'],
     onlyCatches: true,
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) => {
-        const name = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body)?.name : undefined
-        if (typeof name === 'string' && name.length > 1_000) {
-          return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
-        }
-        return reference(request)
-      },
+    wrap: answeringCreates(({ name }) =>
+      typeof name === 'string' && name.length > 1_000
+        ? { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
+        : undefined,
+    ),
   },
   {
     name: 'name-type-500-then-connection-reset',
@@ -73,15 +73,11 @@ export const attributionFaults: Variant[] = [
       'a name that is not a string raises a type error: 500 text/plain, after which the ASGI server gives the connection up without Connection: close, resetting the next request that comes on it (whichever check sent it)',
     catches: ['createPet/invalid-body-400', 'responses/no-server-error', 'responses/close-announced'],
     onlyCatches: true,
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) => {
-        const body = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body) : undefined
-        if (body && 'name' in body && typeof body.name !== 'string') {
-          return { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
-        }
-        return reference(request)
-      },
+    wrap: answeringCreates((body) =>
+      'name' in body && typeof body.name !== 'string'
+        ? { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error', delivery: { resetNextRequest: true } }
+        : undefined,
+    ),
   },
   {
     name: 'sold-list-500-json',
