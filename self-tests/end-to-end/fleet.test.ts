@@ -249,6 +249,7 @@ describe('six targets, one run or three shards and a merge', () => {
       expect(badValue.exitCode).toBe(2)
       expect(lines.join('\n')).toMatch(/eu: invalid configuration:\n {2}- timeoutMs must be from 1 to 600000, got 0/)
       expect(lines.join('\n')).not.toMatch(/--timeout-ms/)
+      expect(lines[0]).toMatch(/^Fleet: 1 of 1 target, /)
       // A fleet with problems is refused whole, each problem named.
       await expect(runFleetConformance({ targets: [{ name: 'a b', baseUrl: 'nope', apiKeyEnv: 'K' }], reportDir: join(folder, 'refused') })).rejects.toThrow(
         /name must be[\s\S]*baseUrl must be a URL/,

@@ -2,10 +2,11 @@
  * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
  * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
  */
+import { isJsonObject } from '../../lib/http/json.js'
 import { decimalDigitValue } from '../../lib/spec/spellings.js'
 import { decodedSegment, errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, rewritingNewPet, type Variant } from '../variant.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
 
 /** The raw request-target's path and query, as they came (nothing decoded). */
 function rawTarget(request: ServiceRequest): { path: string; query: string } {
@@ -210,6 +211,9 @@ const LONE_SURROGATE = /\\u(d[89ab][0-9a-f]{2})(?!\\u(dc|dd|de|df))|(?<!\\ud[89a
 /** A body that held bytes that are not UTF-8, as the reference's reader decodes it (each bad sequence as U+FFFD). */
 const NOT_UTF8 = /\ufffd/
 
+/** A UTF-16 surrogate with no partner, in a decoded string. */
+const LONE_SURROGATE_CHARACTER = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
 export const illFormedTextFaults: Variant[] = [
   {
     name: 'invalid-utf8-body-500',
@@ -229,6 +233,18 @@ export const illFormedTextFaults: Variant[] = [
     description: 'a name holding a lone surrogate crashes the create (a UTF-8 encoder that throws): 500',
     catches: ['createPet/ill-formed-text'],
     wrap: (reference) => async (request) => (isCreatePet(request) && LONE_SURROGATE.test(request.body) ? errorResponse(500, 'internal', 'invalid UTF-16') : reference(request)),
+  },
+  {
+    name: 'lone-surrogate-pets-left-out-of-lists',
+    description: 'a pet whose name holds a lone surrogate is stored and read back by id, but the lists leave it out (a serializer that skips what it cannot encode)',
+    catches: ['createPet/ill-formed-text'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 200
+        ? mapJsonBody(answer, (pets) =>
+            Array.isArray(pets) ? pets.filter((pet) => !(isJsonObject(pet) && typeof pet.name === 'string' && LONE_SURROGATE_CHARACTER.test(pet.name))) : pets,
+          )
+        : answer,
+    ),
   },
   {
     name: 'lone-surrogate-breaks-later-reads',
