@@ -56,7 +56,8 @@ async function serveFault(name: string, pets: number) {
 
 describe('one behaviour, many failures: the behaviour is named once, with what still fails once it is fixed', () => {
   test.for([
-    ['integers-read-as-doubles', /^integers beyond 2\^53 are read or written as doubles/, ['createPet/echoes-fields', 'createPet/concurrent-creates', 'getPet/returns-pet']],
+    // Ids are rounded too, which no experiment on a create's inputs shows: read off the text. (Its categoryIds are shown by experiment, below.)
+    ['integers-read-as-doubles', /^integers beyond 2\^53 are read or written as doubles/, ['createPet/concurrent-creates', 'getPet/returns-pet']],
     ['unset-status-written-as-null', /^unset fields are written as null \("status": null\)/, ['createPet/body-schema', 'getPet/body-schema', 'listPets/body-schema']],
     [
       'body-types-coerced',

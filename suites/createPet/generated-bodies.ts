@@ -18,9 +18,9 @@ import {
   validNewPetArbitrary,
 } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
-import { integerField, isJsonObject, type JsonValue, stringifyJson } from '../../lib/http/json.js'
+import { integerField, isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { responseObject } from '../../lib/http/response-json.js'
-import { type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
+import { isPetStatus, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
 import { categoryId, getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'
 
@@ -194,6 +194,7 @@ async function validCause(
   pet: ValidNewPet,
   requirement: ValidBodyRequirement,
   evaluate: (pet: ValidNewPet) => Promise<CaseOutcome<ValidBodyRequirement>>,
+  what = 'the counterexample',
 ): Promise<ExperimentCause | undefined> {
   for (const { input, value, plain } of plainInputs(check, pet)) {
     const outcome = await evaluate(plain)
@@ -201,11 +202,54 @@ async function validCause(
     if (outcome.decided.includes(requirement) && !outcome.failures[requirement]) {
       return {
         input,
-        words: `the counterexample passes with its ${input} made plain alone (${value} → ${input === 'categoryId' ? String(plain.categoryId) : input === 'status' ? plain.status : 'plain'})`,
+        words: `${what} passes with its ${input} made plain alone (${value} → ${input === 'categoryId' ? String(plain.categoryId) : input === 'status' ? plain.status : 'plain'})`,
       }
     }
   }
   return undefined
+}
+
+/** A create's body read back as the valid NewPet it spells, when it is one (a body a sequence or a check sent). */
+function validNewPetOf(body: string | undefined): ValidNewPet | undefined {
+  const parsed = body === undefined ? undefined : parseJson(body)
+  if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined
+  const { name, categoryId: category, status, ...rest } = parsed.value
+  const id = category instanceof JsonNumber ? category.integer : undefined
+  if (typeof name !== 'string' || id === undefined || (status !== undefined && !isPetStatus(status))) return undefined
+  const extra = Object.fromEntries(Object.entries(rest).filter(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value)))
+  if (Object.keys(extra).length !== Object.keys(rest).length) return undefined
+  return {
+    name,
+    categoryId: id,
+    categoryIdSpelling: /^-?\d+$/.test(category instanceof JsonNumber ? category.text : '') ? 'integer' : 'respelled',
+    ...(status ? { status } : {}),
+    extra: extra as ValidNewPet['extra'],
+  }
+}
+
+/**
+ * The experiment behind a create another check saw fail (a sequence's): its body sent again alone, and, when it fails
+ * `requirement` alone too, each input made plain until it passes. Undefined when the body is no valid NewPet, passes
+ * alone (the failure was the sequence's, not the body's), or no input alone explains it.
+ */
+export function causeOfCreate(check: Check, body: string | undefined, requirement: ValidBodyRequirement): Promise<ExperimentCause | undefined> {
+  const pet = validNewPetOf(body)
+  if (!pet) return Promise.resolve(undefined)
+  const checkGet = !getPetRemoved(check)
+  return check.once(`experiment:create:${requirement}:${body}`, async (api) => {
+    const readBack: ReadBack = (id) =>
+      check.eventually(
+        `GET /pets/${id} of a create sent again`,
+        (reader) => reader.getPet(id),
+        (exchange) => exchange.response?.status === 200,
+        api,
+      )
+    const evaluate = (candidate: ValidNewPet) => evaluateValid(api, candidate, checkGet ? readBack : undefined)
+    const alone = await evaluate(pet)
+    check.adopt(alone.exchanges)
+    if (!alone.failures[requirement]) return undefined
+    return validCause(check, pet, requirement, evaluate, 'the create')
+  })
 }
 
 /** Send a property's cases, or, when replaying, only the one case the replay path names (other properties send nothing). */

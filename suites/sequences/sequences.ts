@@ -3,6 +3,7 @@
  * shrunk to a minimal sequence and reported as numbered exchanges, with a curl script that replays the
  * whole sequence and the command that re-runs it from its seed.
  */
+
 import fc from 'fast-check'
 import type { Check } from '../../lib/checks/check.js'
 import { curlScript } from '../../lib/checks/evidence.js'
@@ -11,6 +12,7 @@ import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import { excerpt } from '../../lib/http/excerpt.js'
 import { excerptOfBody } from '../../lib/http/kept-bodies.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+import { causeOfCreate, type ValidBodyRequirement } from '../createPet/generated-bodies.js'
 import { getPetRemoved, isRefusal, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
 import type { SequenceOutcome, SequenceRequirement } from './sequence-outcome.js'
@@ -87,6 +89,11 @@ function numberedExchanges(exchanges: readonly OperationExchange[], redact: (tex
   return lines.join('\n')
 }
 
+/** The rules of a create that an experiment on its body alone can show. */
+function isValidBodyRequirement(id: string): id is ValidBodyRequirement {
+  return id === 'createPet/returns-201-pet' || id === 'createPet/echoes-fields' || id === 'createPet/round-trip-get'
+}
+
 /**
  * Judge one requirement over the run's sequences: the first sequence that broke it, shrunk, with its numbered
  * exchanges, a curl script and the replay command; a pass only when at least one sequence could decide it.
@@ -117,8 +124,12 @@ export async function judgeSequences(check: Check, requirementId: SequenceRequir
     ['sequences', Math.max(1, context.sequences)],
     ['sequenceLength', context.sequenceLength],
   ] as const
+  // A create this sequence saw fail a rule of creates: the same body alone, then each input made plain (root causes by experiment).
+  const post = failure?.exchange?.request.method === 'POST' ? failure.exchange : undefined
+  const cause = post && isValidBodyRequirement(requirementId) ? await causeOfCreate(check, post.request.body, requirementId) : undefined
   check.expect.that(failure === undefined, `${failure?.message}${note}`, {
     ...(failure?.exchange ? { exchange: failure.exchange } : {}),
+    ...(cause ? { cause } : {}),
     ...(failure?.expected !== undefined ? { expected: failure.expected } : {}),
     ...(failure?.actual !== undefined ? { actual: failure.actual } : {}),
     ...(shown
