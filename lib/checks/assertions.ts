@@ -69,6 +69,19 @@ export function isServerError(exchange: Exchange): boolean {
   return status >= 500 && !rateLimitOutlasted(exchange)
 }
 
+/** Statuses in words: `400 or 404`, and runs of three or more as ranges (`200, 400–428 or 430–499`). */
+export function statusWords(statuses: readonly number[]): string {
+  const sorted = [...new Set(statuses)].sort((a, b) => a - b)
+  const runs: string[] = []
+  for (let index = 0; index < sorted.length; ) {
+    let end = index
+    while (end + 1 < sorted.length && (sorted[end + 1] as number) === (sorted[end] as number) + 1) end += 1
+    runs.push(end - index >= 2 ? `${sorted[index]}–${sorted[end]}` : sorted.slice(index, end + 1).join(' or '))
+    index = end + 1
+  }
+  return runs.length > 1 ? `${runs.slice(0, -1).join(', ')} or ${runs.at(-1)}` : (runs[0] ?? '')
+}
+
 /** What came back, and what came before it when the request was retried. */
 export function describeAnswer(exchange: Exchange): string {
   if (exchange.failure) return `no answer: ${exchange.failure.message}${retriesNote(exchange)}`
@@ -100,7 +113,7 @@ export class Assertions {
   /** The exchange got an answer whose status is one of `expected`. */
   status(exchange: Exchange, expected: number | readonly number[], what = 'the answer', cause?: ExperimentCause): RecordedResponse {
     const allowed = typeof expected === 'number' ? [expected] : expected
-    const wanted = allowed.join(' or ')
+    const wanted = statusWords(allowed)
     if (exchange.failure?.kind === 'over-budget') throw new Inconclusive(`${what} was ${exchange.failure.message}`)
     if (lostToDroppedConnection(exchange)) throw new Inconclusive(`${what} got no answer: ${exchange.failure?.message}; it is not sent again`)
     if (exchange.failure) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { statusWords } from '../../lib/checks/assertions.js'
 import type { CheckReport } from '../../lib/checks/check-result.js'
 import { exitCodeOf, judge } from '../../lib/judging/verdicts.js'
 import { requirement } from '../../lib/spec/catalogue.js'
@@ -58,5 +59,15 @@ describe('verdicts follow policy §1', () => {
     const warn = judge(requirement('auth/www-authenticate'), [report('auth/www-authenticate', 'fail', { failure: { message: 'x', evidence: [] } })], today, [])
     expect(exitCodeOf([warn], false, false)).toBe(0)
     expect(exitCodeOf([warn], true, false)).toBe(1)
+  })
+})
+
+describe('statuses in words', () => {
+  test.for([
+    [[400, 404], '400 or 404'],
+    [[415, 400, 404], '400, 404 or 415'],
+    [[200, ...Array.from({ length: 100 }, (_, index) => 400 + index).filter((status) => status !== 429)], '200, 400–428 or 430–499'],
+  ] as const)('%j reads %s', ([statuses, words]) => {
+    expect(statusWords(statuses)).toBe(words)
   })
 })

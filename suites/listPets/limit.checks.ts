@@ -85,10 +85,14 @@ describe('listPets: the limit parameter', () => {
     check.expect.answeredWith(exchange, 200, request, size === 20 ? 'listPets/returns-pets' : size === 100 ? 'listPets/limit-max-100' : 'listPets/limit-caps-size')
     const pets = check.expect.petArray(exchange)
     check.require(survey.lowerBound >= size, `the store is known to hold ${survey.lowerBound} pets, fewer than ${size}`)
-    check.expect.that(pets.length === size, `${request} returned ${pets.length} pets while the store holds at least ${survey.lowerBound}`, {
-      exchange,
+    // The survey's lists went out together, on a store the checks may be creating pets in (when nothing was seeded):
+    // a short page is read again, now that the store is known to hold enough, before it is judged.
+    const judged = pets.length === size ? exchange : await check.api.listPets(size === 20 ? {} : { limit: size })
+    const shown = judged === exchange ? pets : check.expect.petArray(judged)
+    check.expect.that(shown.length === size, `${request} returned ${shown.length} pets while the store holds at least ${survey.lowerBound}`, {
+      exchange: judged,
       expected: `${size} pets`,
-      actual: `${pets.length} pets`,
+      actual: `${shown.length} pets`,
     })
   })
 
