@@ -99,8 +99,9 @@ export function renderSummary(run: RunResult): string {
 }
 
 /** What still fails once a root cause is fixed, in words. */
-export function remainingWords(remaining: readonly string[]): string {
-  return remaining.length === 0 ? 'nothing else fails' : `still failing: ${remaining.join(', ')}`
+export function remainingWords(remaining: readonly string[], explained: readonly string[] = []): string {
+  // A requirement the cause explains in part still fails once it is fixed, by its other failures: said so.
+  return remaining.length === 0 ? 'nothing else fails' : `still failing: ${remaining.map((id) => (explained.includes(id) ? `${id} (by its other failures)` : id)).join(', ')}`
 }
 
 /** Each behaviour that explains the failures of several requirements, once, with what remains once it is fixed. */
@@ -108,7 +109,7 @@ export function renderRootCauses(run: RunResult): string {
   return run.rootCauses
     .map(
       (cause) =>
-        `Root cause: ${cause.cause}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.join(', ')})\n  once it is fixed: ${remainingWords(cause.remaining)}`,
+        `Root cause: ${cause.cause}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.join(', ')})\n  once it is fixed: ${remainingWords(cause.remaining, cause.requirements)}`,
     )
     .join('\n')
 }

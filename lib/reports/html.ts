@@ -134,7 +134,7 @@ function rootCauses(run: RunResult): string {
   if (run.rootCauses.length === 0) return ''
   const items = run.rootCauses.map(
     (cause) =>
-      `<li>${escapeHtml(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it: ${cause.requirements.map((id) => `<a href="#${escapeHtml(id)}">${escapeHtml(id)}</a>`).join(', ')}<br>once it is fixed: ${escapeHtml(remainingWords(cause.remaining))}</li>`,
+      `<li>${escapeHtml(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it: ${cause.requirements.map((id) => `<a href="#${escapeHtml(id)}">${escapeHtml(id)}</a>`).join(', ')}<br>once it is fixed: ${escapeHtml(remainingWords(cause.remaining, cause.requirements))}</li>`,
   )
   return `<div class="root-causes" id="root-causes"><b>Root causes</b><ul>${items.join('')}</ul></div>`
 }

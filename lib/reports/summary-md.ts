@@ -46,7 +46,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     lines.push('', `### Root causes (${run.rootCauses.length})`)
     for (const cause of run.rootCauses)
       lines.push(
-        `- ${inline(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.map((id) => `\`${id}\``).join(', ')}); once it is fixed, ${inline(remainingWords(cause.remaining))}`,
+        `- ${inline(cause.cause)}: ${counted(cause.requirements.length, 'requirement')} failed from it (${cause.requirements.map((id) => `\`${id}\``).join(', ')}); once it is fixed, ${inline(remainingWords(cause.remaining, cause.requirements))}`,
       )
   }
   if (failed.length > 0) {

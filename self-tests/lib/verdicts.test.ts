@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { statusWords } from '../../lib/checks/assertions.js'
 import type { CheckReport } from '../../lib/checks/check-result.js'
 import { exitCodeOf, judge } from '../../lib/judging/verdicts.js'
+import { remainingWords } from '../../lib/reports/console.js'
 import { requirement } from '../../lib/spec/catalogue.js'
 
 const today = new Date('2026-11-21T00:00:00Z')
@@ -69,5 +70,12 @@ describe('statuses in words', () => {
     [[200, ...Array.from({ length: 100 }, (_, index) => 400 + index).filter((status) => status !== 429)], '200, 400–428 or 430–499'],
   ] as const)('%j reads %s', ([statuses, words]) => {
     expect(statusWords(statuses)).toBe(words)
+  })
+})
+
+describe('what still fails once a root cause is fixed, in words', () => {
+  test('a requirement the cause explains in part still fails by its other failures, and says so', () => {
+    expect(remainingWords([], ['a/b'])).toBe('nothing else fails')
+    expect(remainingWords(['a/b', 'c/d'], ['a/b'])).toBe('still failing: a/b (by its other failures), c/d')
   })
 })
