@@ -73,7 +73,11 @@ describe('a faulty service that still answers like the interface keeps its verdi
       } satisfies Variant,
     ],
   ] as const)('%s: exit 1', async ([, variant]) => {
-    const outcome = await runCli(['--base-url', await reference(variant), '--quiet'], WITH_KEY)
+    // The rules each of them breaks: the preflight decides the rest, before any check runs.
+    const outcome = await runCli(
+      ['--base-url', await reference(variant), '--requirements', 'listPets/returns-pets,auth/missing-key-401,responses/no-server-error', '--quiet'],
+      WITH_KEY,
+    )
     expect(outcome.code, outcome.results?.stopReason).toBe(1)
   })
 })
