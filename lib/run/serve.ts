@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { escapeControlCharacters } from '../reports/control-characters.js'
+import { commandInvocation } from '../settings/invocation.js'
 import { EXIT } from './command.js'
 import type { RunIo } from './run-session.js'
 import type { ConformanceSuite, RunningReference } from './suite.js'
@@ -120,7 +121,7 @@ export async function serveCommand(
   }
   io.out(`Pet Store v1 reference serving ${served.baseUrl}${typeof pets === 'number' && pets > 0 ? ` with ${pets} pets` : ''}`)
   io.out(served.keyGenerated ? `API key (generated; set PETSTORE_API_KEY to choose one): ${served.apiKey}` : 'API key: the value of PETSTORE_API_KEY')
-  io.out(`Try it:  petstore-conformance --base-url ${served.baseUrl}   (with that key in PETSTORE_API_KEY)`)
+  io.out(`Try it:  ${commandInvocation(env).prefix} --base-url ${served.baseUrl} --profile full   (with that key in PETSTORE_API_KEY)`)
   io.out('Stop it with Ctrl-C.')
   await new Promise<void>((resolve) => {
     if (!stop || stop.aborted) return resolve()

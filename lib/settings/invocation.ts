@@ -9,7 +9,7 @@ import { SETTINGS, type SettingKey } from './settings.js'
 export type Invocation = { kind: 'command'; prefix: string } | { kind: 'typed-api' } | { kind: 'vitest' }
 
 /** The command's prefix as the user typed it: `npm run conformance --` when npm ran the clone's script, else the bin by its name. */
-export function commandInvocation(env: Readonly<Record<string, string | undefined>>): Invocation {
+export function commandInvocation(env: Readonly<Record<string, string | undefined>>): { kind: 'command'; prefix: string } {
   return { kind: 'command', prefix: env.npm_lifecycle_event === 'conformance' ? 'npm run conformance --' : 'npx petstore-conformance' }
 }
 

@@ -43,6 +43,7 @@ describe('the reference on a port of its own', () => {
     const serve = startServe(['--port', '0', '--pets', '25'], { PETSTORE_API_KEY: API_KEY })
     const [, baseUrl] = await waitFor(serve, /serving (http:\/\/127\.0\.0\.1:\d+\/v1) with 25 pets/)
     await waitFor(serve, /API key: the value of PETSTORE_API_KEY/)
+    await waitFor(serve, new RegExp(`Try it: {2}npx petstore-conformance --base-url ${baseUrl} --profile full`))
     expect(serve.output()).not.toContain(API_KEY)
     const outcome = await runCli(['--base-url', baseUrl as string, '--profile', 'smoke', '--quiet'], { PETSTORE_API_KEY: API_KEY })
     expect(outcome.code, outcome.stdout).toBe(0)
