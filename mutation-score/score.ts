@@ -22,6 +22,8 @@ export interface VariantScore {
   exitCode: number
   durationMs: number
   note?: string
+  /** For a look-alike falsely failed: the first failure of the first requirement it should not have failed, in words (what a soak prints to diagnose it). */
+  firstFailure?: string
   /** The watchdog's alarms, in words: stretches in which the run sent nothing while checks waited. */
   stalls?: string[]
 }
@@ -73,8 +75,18 @@ export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefine
     exitCode,
     durationMs,
     ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : {}),
+    ...firstFailureOf(results, unexpected),
     ...stallsIn(results),
   }
+}
+
+/** The first failure of the first of `ids`, with its first evidence's request and answer, cut to a line a soak can print. */
+function firstFailureOf(results: RunResult | undefined, ids: readonly string[]): { firstFailure?: string } {
+  const failure = results?.requirements.find((result) => result.id === ids[0])?.failures[0]
+  if (!failure) return {}
+  const evidence = failure.evidence[0]
+  const exchange = evidence ? ` [${evidence.request.method} ${evidence.request.url} → ${evidence.response?.status ?? evidence.failure ?? ''}]` : ''
+  return { firstFailure: `${failure.message}${exchange}`.slice(0, 600) }
 }
 
 export interface MutationScore {

@@ -72,7 +72,10 @@ function runOnce(kind: SoakRun['kind'], name: string, seed: number, limitMs: num
       if (score.exitCode !== 0 && score.exitCode !== 1) return resolve({ ...measured, problem: 'crashed', detail: score.note ?? `exit ${score.exitCode}` })
       if (score.stalls && score.stalls.length > 0) return resolve({ ...measured, problem: 'stalled', detail: score.stalls.join(' | ') })
       if (!score.ok) {
-        const detail = kind === 'fault' ? `missed: ${score.note ?? ''}` : `falsely failed: ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}`
+        const detail =
+          kind === 'fault'
+            ? `missed: ${score.note ?? ''}`
+            : `falsely failed: ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}${score.firstFailure ? `: ${score.firstFailure}` : ''}`
         return resolve({ ...measured, problem: 'changed', detail })
       }
       resolve(measured)
