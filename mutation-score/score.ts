@@ -82,7 +82,7 @@ export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefine
 
 /** The first failure of the first of `ids`, with its first evidence's request and answer, cut to a line a soak can print. */
 function firstFailureOf(results: RunResult | undefined, ids: readonly string[]): { firstFailure?: string } {
-  const failure = results?.requirements.find((result) => result.id === ids[0])?.failures[0]
+  const failure = results?.requirements.find((result) => result.id === ids[0])?.failures?.[0]
   if (!failure) return {}
   const evidence = failure.evidence[0]
   const exchange = evidence ? ` [${evidence.request.method} ${evidence.request.url} → ${evidence.response?.status ?? evidence.failure ?? ''}]` : ''

@@ -45,6 +45,13 @@ describe('how a run against a variant is scored', () => {
     expect(scoreFault(fault, runWith({}), 0, 0)).toMatchObject({ ok: false })
   })
 
+  test('a falsely failed look-alike says its first failure and the exchange behind it, for a soak to print', () => {
+    const run = runWith({ 'listPets/returns-pets': 'fail' })
+    const failed = run.requirements.find((result) => result.id === 'listPets/returns-pets') as { failures?: unknown[] }
+    failed.failures = [{ message: 'GET /pets answered 429 four times', evidence: [{ request: { method: 'GET', url: 'http://h/v1/pets' }, response: { status: 429 } }] }]
+    expect(scoreLookAlike(lookAlike, run, 1, 0).firstFailure).toBe('GET /pets answered 429 four times [GET http://h/v1/pets → 429]')
+  })
+
   test('a fault whose run ended in a harness error is not counted as caught', () => {
     expect(scoreFault(fault, runWith({ 'listPets/limit-default-20': 'fail' }), 3, 0)).toMatchObject({ ok: false, note: 'the run ended with exit code 3' })
     expect(scoreFault(fault, undefined, 2, 0)).toMatchObject({ ok: false })
