@@ -109,6 +109,11 @@ export class LiveProperty<T, K extends string, O extends PropertyOutcome<K>> {
     return pending
   }
 
+  /** One value's outcome, sent only if no value of its key was sent before (an experiment on a counterexample reuses what shrinking learnt). */
+  evaluateOnce(value: T): Promise<O> {
+    return this.outcomeOf(value)
+  }
+
   /** Send the seed's values, at most `concurrency` at once. */
   async runAll(): Promise<O[]> {
     const values = fc.sample(this.options.arbitrary(), { seed: this.options.seed, numRuns: this.options.numRuns })

@@ -165,6 +165,9 @@ export interface NamedProperty<T, K extends string> {
   experiment?: (value: T, requirement: K) => Promise<ExperimentCause | undefined>
 }
 
+/** How many plain names experiments have taken in this process: each new one is another. */
+let experimentNames = 0
+
 /** The inputs of a valid NewPet, each with its plain value: the plain create's (PLAIN_NEW_PET), a plain name of its own. */
 function plainInputs(check: Check, pet: ValidNewPet): Array<{ input: string; value: string; plain: ValidNewPet }> {
   const plainCategoryId = categoryId(check)
@@ -178,7 +181,8 @@ function plainInputs(check: Check, pet: ValidNewPet): Array<{ input: string; val
           },
         ]
       : []),
-    { input: 'name', value: JSON.stringify(pet.name).slice(0, 60), plain: { ...pet, name: check.petName('experiment') } },
+    // A name of its own: every create carries one no other request uses (a lost create is looked up by it).
+    { input: 'name', value: JSON.stringify(pet.name).slice(0, 60), plain: { ...pet, name: check.petName(`experiment-${++experimentNames}`) } },
     ...(pet.status !== 'pending' ? [{ input: 'status', value: pet.status ?? '(none)', plain: { ...pet, status: 'pending' as const } }] : []),
     ...(Object.keys(pet.extra).length > 0 ? [{ input: 'a member the schema does not name', value: Object.keys(pet.extra).join(', '), plain: { ...pet, extra: {} } }] : []),
   ]
@@ -284,7 +288,8 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
       cost: () => 1,
       shrinkBudget: { requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES_PER_PROPERTY, stop: check.stop },
     })
-    const evaluate = (pet: ValidNewPet) => evaluateValid(api, pet, checkGet ? readBack : undefined)
+    // An experiment's variation that shrinking already sent is read from its outcome, not created again.
+    const evaluate = (pet: ValidNewPet) => cases.evaluateOnce(pet)
     return [await run(check, { name: 'valid', cases, experiment: (pet: ValidNewPet, requirement: ValidBodyRequirement) => validCause(check, pet, requirement, evaluate) })]
   })
 }
