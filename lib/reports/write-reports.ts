@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { CheckReport } from '../checks/check-result.js'
@@ -9,9 +10,21 @@ import { renderJunit } from './junit.js'
 import type { RunResult } from './run-result.js'
 import { renderSummaryMarkdown } from './summary-md.js'
 
-/** The peak resident memory of this process so far. */
+/**
+ * The peak resident memory of this process so far. On Linux, the high-water mark of its own address space
+ * (/proc/self/status, VmHWM): getrusage's maxRSS, which Node's resourceUsage reads, keeps across exec the peak of
+ * the process it was forked from, so a run spawned by a large parent (a test runner of 300 MiB) reported the
+ * parent's size as its own. Elsewhere, maxRSS; never less than the memory resident now.
+ */
 export function peakRssBytes(): number {
-  return process.resourceUsage().maxRSS * 1024
+  const now = process.memoryUsage.rss()
+  try {
+    const kilobytes = /^VmHWM:\s*(\d+)\s*kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    if (kilobytes !== undefined) return Math.max(Number(kilobytes) * 1024, now)
+  } catch {
+    // No /proc: not Linux.
+  }
+  return Math.max(process.resourceUsage().maxRSS * 1024, now)
 }
 
 /** The files every run writes to the report directory. */
