@@ -5,11 +5,9 @@
  * Every one refuses after auth: 401 comes before every other answer (policy §2, auth precedence).
  */
 import { nestingDepth } from '../lib/http/json.js'
-import { bearerToken, errorResponse } from '../reference/handler.js'
+import { errorResponse } from '../reference/handler.js'
 import type { ServiceRequest } from '../reference/http-types.js'
-import { isCreatePet, isListPets, type Variant } from './variant.js'
-
-const authorised = (request: ServiceRequest, apiKey: string) => bearerToken(request.headers.authorization) === apiKey
+import { authorised, isCreatePet, isListPets, type Variant } from './variant.js'
 
 /** Refused with `status` after auth when `refuses` holds; otherwise the reference's answer. */
 function refusedAfterAuth(status: number, code: string, refuses: (request: ServiceRequest) => boolean): Variant['wrap'] {

@@ -8,7 +8,7 @@ import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } fr
 import type { OperatorId } from '../lib/neighbourhood/edit-operators.js'
 import type { RequirementId } from '../lib/spec/catalogue.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
-import { createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
+import { bearerToken, createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'
 import { type RunningServer, type ServerTls, startServer } from '../reference/server.js'
@@ -51,6 +51,11 @@ export function withHeader(response: ServiceResponse, name: string, value: strin
 /** The request as if it carried the valid key: what a fault that skips auth hands to the reference. */
 export function withValidKey(request: ServiceRequest, apiKey: string): ServiceRequest {
   return { ...request, headers: { ...request.headers, authorization: `Bearer ${apiKey}` } }
+}
+
+/** The request carries the key, as the reference reads a Bearer token: what a service checks before it reads anything else. */
+export function authorised(request: ServiceRequest, apiKey: string): boolean {
+  return bearerToken(request.headers.authorization) === apiKey
 }
 
 export const isListPets = (request: ServiceRequest) => request.method === 'GET' && request.path === '/pets'

@@ -200,8 +200,8 @@ export class Assertions {
   }
 
   /** The answer is an error with one of `statuses`, a valid Error body, and a `status` field equal to the HTTP status. */
-  errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer', cause?: ExperimentCause): RecordedResponse {
-    const response = this.status(exchange, statuses, what, cause)
+  errorAnswer(exchange: Exchange, statuses: number | readonly number[], what = 'the answer'): RecordedResponse {
+    const response = this.status(exchange, statuses, what)
     this.errorBody(exchange, what)
     this.errorStatusRepeated(exchange, what)
     return response

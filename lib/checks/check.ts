@@ -292,7 +292,7 @@ export class Check {
     const { redact } = this.state
     // What a report quotes of the target is cut first: a message may carry a name or a number of millions of characters.
     const quote = (text: string) => redact(excerpt(text, MESSAGE_LIMIT))
-    const requirementId = requirementIdOfTitle(this.title) ?? ''
+    const { requirementId } = this.expect
     const common = {
       requirementId,
       title: redact(this.title),

@@ -3,9 +3,11 @@
  * each rule gives a finding charged to its own requirement. The rules of every answer (no 5xx, an Error body in
  * JSON, the schemas, the key) are judged on the same exchange by incidental-checks.ts, like on every other one.
  */
+
 import type { Exchange } from '../http/exchange.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
+import { isRateLimitAnswer } from '../http/waits.js'
 import type { Expectation, Judgement } from '../neighbourhood/edit-oracle.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import { decimalDigitValue } from '../spec/spellings.js'
@@ -161,12 +163,6 @@ function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 
   ]
 }
 
-/** A 429, or a 503 with Retry-After: the target asking to wait, not an answer to the request. */
-function isRateLimit(exchange: Exchange): boolean {
-  const status = exchange.response?.status
-  return status === 429 || (status === 503 && exchange.response?.headers['retry-after'] !== undefined)
-}
-
 /**
  * The findings on an edited request's answer. `plain` is the plain request's exchange, for answers that must be
  * its answer; `lists` what the store's lists show, for a limit in another notation.
@@ -183,7 +179,7 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   }
   const { status } = exchange.response
   // A rate limit that outlasted the retries says only that the target asked to wait (policy §2, rate limits): the edit is not judged.
-  if (isRateLimit(exchange)) return [answered]
+  if (isRateLimitAnswer(exchange.response)) return [answered]
   // The HTTP layer's own refusal of a message HTTP refuses, or of a method the service does not have.
   if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
   if (expectation.otherMethod && [400, 404, 405, 501].includes(status)) return [answered]
@@ -203,7 +199,7 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   switch (judgement.kind) {
     case 'plain answer': {
       // Nothing to compare with: the plain request got no answer, or only a rate limit.
-      if (!plain?.response || isRateLimit(plain)) break
+      if (!plain?.response || isRateLimitAnswer(plain.response)) break
       const [expected, actual] = [view(plain, judgement, expectation.route), view(exchange, judgement, expectation.route)]
       const requirementId = judgement.requirementId
       findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why})`)))

@@ -8,6 +8,7 @@
 
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
+import { isRateLimitAnswer } from '../http/waits.js'
 import { integerReading } from '../neighbourhood/edit-oracle.js'
 import { type KeyState, keyInValue, keyOfWire, readWire } from '../neighbourhood/wire-reading.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
@@ -105,7 +106,7 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   // HTTP's own refusal of a message it refuses as written, and 501 for a method the service does not have.
   if (wire?.invalid && status >= 400 && status < 500) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
-  const finalRateLimit = status === 429 || (status === 503 && response.headers['retry-after'] !== undefined)
+  const finalRateLimit = isRateLimitAnswer(response)
   results.push(
     status >= 500
       ? { requirementId: 'responses/no-server-error', ok: false, message: finalRateLimit ? `${status} still after ${exchange.retries.length} retries` : `answered ${status}` }

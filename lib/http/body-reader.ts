@@ -55,9 +55,14 @@ export async function readBody(
 ): Promise<{ chunks: Buffer[]; byteLength: number; wireBytes: number }> {
   let release: (() => void) | undefined
   try {
-    return await readWithin(body, contentEncoding, maxBytes, async (decoded) => {
-      if (gate && !release && decoded > gate.thresholdBytes) release = await gate.acquire()
-    })
+    // A wait only for the chunk that takes a body past the threshold: every other chunk goes on at once.
+    return await readWithin(body, contentEncoding, maxBytes, (decoded) =>
+      gate && !release && decoded > gate.thresholdBytes
+        ? gate.acquire().then((give) => {
+            release = give
+          })
+        : undefined,
+    )
   } finally {
     release?.()
   }
@@ -67,23 +72,24 @@ async function readWithin(
   body: AsyncIterable<unknown> & { destroy(): void },
   contentEncoding: string | undefined,
   maxBytes: number,
-  grown: (decoded: number) => Promise<void>,
+  grown: (decoded: number) => Promise<void> | undefined,
 ): Promise<{ chunks: Buffer[]; byteLength: number; wireBytes: number }> {
   const chunks: Buffer[] = []
   let decoded = 0
   let wireBytes = 0
-  const keep = async (chunk: Buffer) => {
+  const keep = (chunk: Buffer): Promise<void> | undefined => {
     decoded += chunk.length
     if (decoded > maxBytes) throw new BodyTooLarge()
     chunks.push(chunk)
-    await grown(decoded)
+    return grown(decoded)
   }
   const decoder = decoderFor(contentEncoding)
   if (!decoder) {
     for await (const chunk of body) {
       wireBytes += (chunk as Buffer).length
       try {
-        await keep(chunk as Buffer)
+        const waiting = keep(chunk as Buffer)
+        if (waiting) await waiting
       } catch (error) {
         body.destroy()
         throw error
@@ -108,7 +114,10 @@ async function readWithin(
     }
   })()
   try {
-    for await (const chunk of decodedChunks) await keep(chunk)
+    for await (const chunk of decodedChunks) {
+      const waiting = keep(chunk)
+      if (waiting) await waiting
+    }
   } catch (error) {
     body.destroy()
     decoder.destroy()

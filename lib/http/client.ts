@@ -161,7 +161,8 @@ export class HttpClient {
       // An edited request is judged on what it got: a target may rightly close the connection on it. An edited read
       // whose kept-alive connection the target had closed goes once more, on a connection of its own.
       if (recorded.wire !== undefined) {
-        if (fresh || (outcome.failure.kind !== 'dropped' && outcome.failure.kind !== 'connection')) return ended({ failure: outcome.failure })
+        const readOnKeptAlive = recorded.method === 'GET' && request.wireKeptAlive === true
+        if (fresh || !readOnKeptAlive || (outcome.failure.kind !== 'dropped' && outcome.failure.kind !== 'connection')) return ended({ failure: outcome.failure })
         fresh = true
         retried(0, { failure: outcome.failure.message })
         continue

@@ -33,10 +33,8 @@ export class TargetConnections {
    * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
    */
   private freshConnections?: Dispatcher
-  /** The connections of edited requests, and the heads they write (wire-heads.ts): made when first needed. */
-  private wireConnections?: Dispatcher
-  private wireKeptAlive?: Dispatcher
-  private wireHeads?: WireHeads
+  /** The connections of edited requests (of their own, and kept alive), and the heads they write (wire-heads.ts): made when first needed. */
+  private wire?: { heads: WireHeads; own: Dispatcher; keptAlive: Dispatcher }
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
 
@@ -77,13 +75,16 @@ export class TargetConnections {
     if (!this.writesEditedRequests) {
       throw new Error('an edited request is written octet for octet on a connection of its own, which the suite does not do through a proxy')
     }
-    this.wireHeads ??= new WireHeads()
-    const connector = this.wireHeads.connector(this.targetTls)
-    this.wireConnections ??= new Agent({ ...this.directOptions(), connect: connector, pipelining: 0 })
-    this.wireKeptAlive ??= new Agent({ ...this.directOptions(), connect: connector })
-    const id = this.wireHeads.register(head)
+    if (!this.wire) {
+      // Made once: one connector writes the registered heads for both agents.
+      const heads = new WireHeads()
+      const connect = heads.connector(this.targetTls)
+      this.wire = { heads, own: new Agent({ ...this.directOptions(), connect, pipelining: 0 }), keptAlive: new Agent({ ...this.directOptions(), connect }) }
+    }
+    const { heads, own, keptAlive } = this.wire
+    const id = heads.register(head)
     try {
-      return await (ownConnection ? this.wireConnections : this.wireKeptAlive).request({
+      return await (ownConnection ? own : keptAlive).request({
         origin,
         path: '/',
         method: body.body === undefined ? 'GET' : 'POST',
@@ -92,7 +93,7 @@ export class TargetConnections {
         signal,
       })
     } finally {
-      this.wireHeads.forget(id)
+      heads.forget(id)
     }
   }
 
@@ -128,11 +129,11 @@ export class TargetConnections {
 
   /** Closes the connections once the requests in flight have their answers. */
   async close(): Promise<void> {
-    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wireConnections?.close(), this.wireKeptAlive?.close()])
+    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wire?.own.close(), this.wire?.keptAlive.close()])
   }
 
   /** Closes the connections now, failing the requests still in flight. */
   async destroy(): Promise<void> {
-    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wireConnections?.destroy(), this.wireKeptAlive?.destroy()])
+    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wire?.own.destroy(), this.wire?.keptAlive.destroy()])
   }
 }

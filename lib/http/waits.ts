@@ -39,3 +39,8 @@ export function delay(ms: number, stop?: AbortSignal): Promise<void> {
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve))
 }
+
+/** A 429, or a 503 with Retry-After: the target asking to wait (RFC 9110 §10.2.3), not an answer to the request. */
+export function isRateLimitAnswer(response: { status: number; headers: Record<string, string> }): boolean {
+  return response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined)
+}

@@ -8,7 +8,7 @@
  * like the API in either way, or in any other way (a 5xx, a redirect, broken JSON: a broken service is judged,
  * exit 1), keeps its verdict.
  */
-import { petDataIn } from '../checks/assertions.js'
+import { mediaType, petDataIn } from '../checks/assertions.js'
 import { excerpt } from '../http/excerpt.js'
 import { parseJson } from '../http/json.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
@@ -22,7 +22,7 @@ function notHere(status: number): boolean {
 /** A web page where a list was asked for: a 2xx labelled HTML (a JSON answer that is no list, however broken, is the checks' to judge). */
 function page(exchange: OperationExchange): boolean {
   const response = exchange.response
-  const type = response?.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+  const type = response ? mediaType(response) : undefined
   return response !== undefined && response.status >= 200 && response.status < 300 && (type === 'text/html' || type === 'application/xhtml+xml')
 }
 
@@ -38,7 +38,7 @@ function listServed(exchange: OperationExchange): boolean {
 function answerWords(exchange: OperationExchange): string {
   const response = exchange.response
   if (!response) return `no answer (${exchange.failure?.message})`
-  const type = response.headers['content-type']?.split(';')[0]?.trim() || 'no Content-Type'
+  const type = mediaType(response) ?? 'no Content-Type'
   return `${response.status} ${type}${response.body ? ` ${escapeControlCharacters(excerpt(response.body.replace(/\s+/g, ' '), 60))}` : ''}`
 }
 

@@ -1,5 +1,5 @@
 /** The requirements of every operation and every answer: one pet in every view, auth, errors, responses, limits, versioning, and what the spec leaves out of scope. */
-import { AUTH, ERRORS, GET, info, must, POLICY, type RequirementDefinition, should, untestable } from './requirement-definition.js'
+import { AUTH, ERRORS, info, must, POLICY, type RequirementDefinition, should, untestable } from './requirement-definition.js'
 
 export const acrossOperationRequirements = {
   // ── views ───────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 /** The requirements of POST /pets. */
-import { CREATE, GET, info, must, POLICY, type RequirementDefinition, should } from './requirement-definition.js'
+import { CREATE, info, must, POLICY, type RequirementDefinition, should } from './requirement-definition.js'
 
 export const createPetRequirements = {
   // ── createPet ───────────────────────────────────────────────────────────────

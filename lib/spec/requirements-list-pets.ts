@@ -1,5 +1,5 @@
 /** The requirements of GET /pets. */
-import { GET, info, LIST, must, POLICY, type RequirementDefinition, should } from './requirement-definition.js'
+import { info, LIST, must, POLICY, type RequirementDefinition, should } from './requirement-definition.js'
 
 export const listPetsRequirements = {
   // ── listPets ────────────────────────────────────────────────────────────────

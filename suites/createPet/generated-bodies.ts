@@ -24,7 +24,9 @@ import { isPetStatus, type PetstoreApi, type RequestBody, requestBodyText } from
 import { categoryId, getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'
 
-export type ValidBodyRequirement = 'createPet/returns-201-pet' | 'createPet/echoes-fields' | 'createPet/round-trip-get'
+/** The rules a valid create is judged by: what an experiment on a create's body alone can show. */
+export const VALID_BODY_REQUIREMENTS = ['createPet/returns-201-pet', 'createPet/echoes-fields', 'createPet/round-trip-get'] as const
+export type ValidBodyRequirement = (typeof VALID_BODY_REQUIREMENTS)[number]
 export type InvalidBodyRequirement = 'createPet/invalid-body-400' | 'createPet/invalid-body-not-created'
 type GeneratedRequirement = ValidBodyRequirement | InvalidBodyRequirement
 

@@ -88,7 +88,14 @@ function evidenceFields(model: RequestModel): Record<string, string> {
  * `timedAs`: a plain request under its operation's own name (an operation the other checks found dead is not
  * waited for again), an edit under the edits of it.
  */
-export async function sendAsWritten(check: Check, model: RequestModel, wire: WireRequest, as: OperationExchange['operation'], timedAs: string): Promise<OperationExchange> {
+export async function sendAsWritten(
+  check: Check,
+  model: RequestModel,
+  wire: WireRequest,
+  as: OperationExchange['operation'],
+  timedAs: string,
+  keptAlive = false,
+): Promise<OperationExchange> {
   const exchange = await check.api.wire(
     {
       method: model.method,
@@ -96,7 +103,7 @@ export async function sendAsWritten(check: Check, model: RequestModel, wire: Wir
       head: wire.head,
       ...(wire.body !== undefined ? { body: wire.body } : {}),
       fields: evidenceFields(model),
-      keptAlive: !wire.head.endsWith('\r\nConnection: close\r\n\r\n'),
+      keptAlive,
     },
     as,
     timedAs,
@@ -189,7 +196,7 @@ export async function exploreOperation(check: Check, operation: Operation): Prom
     const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
     const belowPets = readWire(wire.head).target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
     const expectation = withoutRemovedGet(expectationOf(plainWire, wire, edit, context), getPetRemoved(check), belowPets)
-    const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`)
+    const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`, keptAlive)
     if (exchange.failure?.notSent) {
       notSent += 1
       return

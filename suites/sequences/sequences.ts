@@ -12,7 +12,7 @@ import { ShrinkBudget } from '../../lib/data/shrink-budget.js'
 import { excerpt } from '../../lib/http/excerpt.js'
 import { excerptOfBody } from '../../lib/http/kept-bodies.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { causeOfCreate, type ValidBodyRequirement } from '../createPet/generated-bodies.js'
+import { causeOfCreate, VALID_BODY_REQUIREMENTS, type ValidBodyRequirement } from '../createPet/generated-bodies.js'
 import { getPetRemoved, isRefusal, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
 import type { SequenceOutcome, SequenceRequirement } from './sequence-outcome.js'
@@ -91,7 +91,7 @@ function numberedExchanges(exchanges: readonly OperationExchange[], redact: (tex
 
 /** The rules of a create that an experiment on its body alone can show. */
 function isValidBodyRequirement(id: string): id is ValidBodyRequirement {
-  return id === 'createPet/returns-201-pet' || id === 'createPet/echoes-fields' || id === 'createPet/round-trip-get'
+  return (VALID_BODY_REQUIREMENTS as readonly string[]).includes(id)
 }
 
 /**

@@ -5,15 +5,10 @@
  */
 import { isJsonObject, JsonNumber, parseJson } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import type { ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
-import { isCreatePet, isListPets, type Variant } from '../variant.js'
+import type { ServiceResponse } from '../../reference/http-types.js'
+import { authorised, isCreatePet, isListPets, type Variant } from '../variant.js'
 
 const TWO_TO_53 = 2n ** 53n
-
-/** The request carries the key: a service checks it before it reads the body (auth/401-before-400). */
-function authorized(request: ServiceRequest, apiKey: string): boolean {
-  return request.headers.authorization === `Bearer ${apiKey}`
-}
 
 /**
  * The reference, but for the creates with the key whose NewPet object `answer` answers itself (a service reads the
@@ -22,7 +17,7 @@ function authorized(request: ServiceRequest, apiKey: string): boolean {
 function answeringCreates(answer: (body: Record<string, unknown>) => ServiceResponse | undefined): Variant['wrap'] {
   return (reference, { apiKey }) =>
     async (request) => {
-      const body = isCreatePet(request) && authorized(request, apiKey) ? newPetOf(request.body) : undefined
+      const body = isCreatePet(request) && authorised(request, apiKey) ? newPetOf(request.body) : undefined
       return (body && answer(body)) ?? reference(request)
     }
 }
@@ -88,7 +83,7 @@ export const attributionFaults: Variant[] = [
     wrap:
       (reference, { apiKey }) =>
       async (request) => {
-        if (isListPets(request) && request.query.get('status') === 'sold' && authorized(request, apiKey))
+        if (isListPets(request) && request.query.get('status') === 'sold' && authorised(request, apiKey))
           return errorResponse(500, 'internal', 'the sold pets are archived elsewhere')
         return reference(request)
       },
