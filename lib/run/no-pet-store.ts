@@ -10,7 +10,7 @@
  */
 import { mediaType, petDataIn } from '../checks/assertions.js'
 import { excerpt } from '../http/excerpt.js'
-import { parseJson } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
 import type { OperationExchange } from '../spec/petstore-api.js'
 
@@ -30,7 +30,7 @@ function page(exchange: OperationExchange): boolean {
 function listServed(exchange: OperationExchange): boolean {
   const response = exchange.response
   if (!response || response.status < 200 || response.status >= 300) return false
-  const parsed = parseJson(response.body)
+  const parsed = responseJson(exchange)
   return (parsed.ok && Array.isArray(parsed.value)) || petDataIn(exchange) > 0
 }
 

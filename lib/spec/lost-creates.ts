@@ -11,6 +11,7 @@
  */
 import type { Exchange } from '../http/exchange.js'
 import { isJsonObject, parseJson } from '../http/json.js'
+import { responseJson } from '../http/response-json.js'
 
 export type CreateLookup = { sure: true; why: string } | { sure: false; why: string }
 
@@ -28,7 +29,7 @@ export async function createNotProcessed(listOfStatus: (status: string) => Promi
   const lists = await Promise.all(read.map((status) => listOfStatus(status)))
   for (const [index, list] of lists.entries()) {
     const status = read[index]
-    const parsedList = list.response?.status === 200 ? parseJson(list.response.body) : undefined
+    const parsedList = list.response?.status === 200 ? responseJson(list) : undefined
     if (!parsedList?.ok || !Array.isArray(parsedList.value)) return { sure: false, why: `GET /pets?status=${status}&limit=100 was not answered 200 with a list` }
     if (parsedList.value.some((pet) => isJsonObject(pet) && pet.name === name))
       return { sure: false, why: `GET /pets?status=${status}&limit=100 shows a pet of its name: it was processed` }
