@@ -118,6 +118,8 @@ export function decodedSegment(segment: string): string | undefined {
 export function createReferenceHandler(options: ReferenceOptions): Handler {
   const store = options.store ?? new PetStore()
   return async (request) => {
+    // Outside the base path there is no interface: the server's own 404, before any key is read.
+    if (request.outside) return errorResponse(404, 'not_found', 'the interface is under /v1')
     const token = bearerToken(request.headers.authorization)
     if (token === undefined || !sameSecret(token, options.apiKey)) return unauthorized(request)
     // Paths are case-sensitive (RFC 3986 §6.2.2.1 normalises only the scheme and host): /V1 is no path of the interface.

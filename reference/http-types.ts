@@ -9,9 +9,15 @@ export interface ServiceRequest {
   query: URLSearchParams
   /** The base path as the request spelled it (`/v1`, or `/V1`): the handler decides what another spelling gets. */
   basePath?: string
+  /** The whole request-target as it came, base path included and nothing decoded (what an edge proxy matches on). */
+  rawTarget?: string
+  /** The path is not under the base path in any spelling (`/v2/pets`, `/pets`): only a server that hands every path to its handler (`everyPath`) lets one through. */
+  outside?: true
   /** Header names in lower case. */
   headers: Record<string, string | undefined>
   body: string
+  /** The body's octets as they came (`body` is them read as UTF-8, an invalid sequence as U+FFFD). */
+  octets?: Buffer
 }
 
 export interface ServiceResponse {
@@ -25,6 +31,16 @@ export interface ServiceResponse {
     delayMs?: number
     resetConnection?: boolean
     gzip?: boolean
+    /** Content codings applied to the body, in the order they were applied (`Content-Encoding` lists them so); `gzip` is `['gzip']`. */
+    codings?: ReadonlyArray<'gzip' | 'deflate' | 'br' | 'zstd'>
+    /** The body in this many chunks at least, each written after the last left (chunked framing, every chunk its own write). */
+    chunks?: number
+    /** Trailer fields after a chunked body (RFC 9112 §7.1.2). */
+    trailers?: Record<string, string>
+    /** A 103 Early Hints (RFC 8297) written before the final answer. */
+    earlyHints?: boolean
+    /** The reason phrase of the status line, in place of the usual one (RFC 9112 §4: a client ignores it). */
+    reasonPhrase?: string
     /** Close the connection this many ms after the answer, without `Connection: close`; a request that comes on it meanwhile is never answered. */
     dropConnectionAfterMs?: number
     /**

@@ -11,21 +11,26 @@ export interface StoredPet {
   extra: Record<string, unknown>
 }
 
+/** The order a store lists its pets in: as they were created, newest first, or shuffled anew for every list. */
+export type ListOrder = 'oldest first' | 'newest first' | 'shuffled'
+
 export class PetStore {
   private readonly pets = new Map<bigint, StoredPet>()
   private nextId: bigint
+  /** How lists are ordered (the spec shows no order; the policy never assumes one). */
+  order: ListOrder = 'oldest first'
 
   constructor(
     firstId = 1n,
-    /** How far apart the ids it assigns are (1: consecutive). */
-    private readonly idStep = 1n,
+    /** How far apart the ids it assigns are (1: consecutive), or the id that follows each. */
+    private readonly idStep: bigint | ((last: bigint) => bigint) = 1n,
   ) {
     this.nextId = firstId
   }
 
   add(pet: Omit<StoredPet, 'id'>): StoredPet {
     const stored = { ...pet, id: this.nextId }
-    this.nextId += this.idStep
+    this.nextId = typeof this.idStep === 'bigint' ? this.nextId + this.idStep : this.idStep(this.nextId)
     this.pets.set(stored.id, stored)
     return stored
   }
@@ -50,14 +55,36 @@ export class PetStore {
   }
 
   list(filter: { status?: PetStatus; limit: number; visible?: (pet: StoredPet) => boolean }): StoredPet[] {
+    const matches = (pet: StoredPet) => (filter.status === undefined || pet.status === filter.status) && (!filter.visible || filter.visible(pet))
+    if (this.order !== 'oldest first') {
+      const all = [...this.pets.values()].filter(matches)
+      return (this.order === 'newest first' ? all.reverse() : this.shuffled(all)).slice(0, filter.limit)
+    }
     const matching: StoredPet[] = []
     for (const pet of this.pets.values()) {
-      if (filter.status !== undefined && pet.status !== filter.status) continue
-      if (filter.visible && !filter.visible(pet)) continue
+      if (!matches(pet)) continue
       matching.push(pet)
       if (matching.length >= filter.limit) break
     }
     return matching
+  }
+
+  /** The state of the shuffle's generator (mulberry32): a fixed start, so a store shuffles the same way in every process. */
+  private shuffleState = 0x9e3779b9
+
+  /** The pets in a fresh order (Fisher–Yates), from a generator of the store's own. */
+  private shuffled(pets: StoredPet[]): StoredPet[] {
+    const next = () => {
+      this.shuffleState = (this.shuffleState + 0x6d2b79f5) | 0
+      let t = Math.imul(this.shuffleState ^ (this.shuffleState >>> 15), 1 | this.shuffleState)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+    for (let index = pets.length - 1; index > 0; index--) {
+      const other = Math.floor(next() * (index + 1))
+      ;[pets[index], pets[other]] = [pets[other] as StoredPet, pets[index] as StoredPet]
+    }
+    return pets
   }
 
   get size(): number {

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
 import { errorResponse } from './handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
 
@@ -24,7 +24,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of request) {
@@ -32,13 +32,28 @@ async function readBody(request: IncomingMessage): Promise<string | undefined> {
     if (size > MAX_REQUEST_BYTES) return undefined
     chunks.push(chunk as Buffer)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /** Connections the server is about to drop (delivery.dropConnectionAfterMs): what comes on them is read and never answered. */
 const dropping = new WeakSet<object>()
 /** Connections the server has given up on (delivery.resetNextRequest): what comes on them is reset. */
 const resetting = new WeakSet<object>()
+
+const ENCODE = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, zstd: zstdCompressSync } as const
+
+/** The body with its content codings applied in order, and the Content-Encoding that lists them. */
+function encoded(text: string, codings: ReadonlyArray<keyof typeof ENCODE>): Buffer {
+  return codings.reduce((body, coding) => ENCODE[coding](body), Buffer.from(text, 'utf8'))
+}
+
+/** The body cut into `count` pieces of about the same size, even inside a UTF-8 sequence: a client joins the chunks before it decodes. */
+function pieces(body: Buffer, count: number): Buffer[] {
+  const size = Math.max(1, Math.ceil(body.length / count))
+  const cut: Buffer[] = []
+  for (let at = 0; at < body.length; at += size) cut.push(body.subarray(at, at + size))
+  return cut
+}
 
 async function write(response: ServerResponse, answer: ServiceResponse): Promise<void> {
   const delivery = answer.delivery ?? {}
@@ -53,20 +68,25 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   }
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
+  if (delivery.earlyHints) response.writeEarlyHints({ link: '</v1/pets>; rel=preconnect' })
   const headers: Record<string, string> = { ...answer.headers }
   if (delivery.closeConnection) headers.connection = 'close'
-  const body = delivery.gzip ? gzipSync(answer.body) : Buffer.from(answer.body, 'utf8')
-  if (delivery.gzip) headers['content-encoding'] = 'gzip'
-  if (!delivery.chunked) headers['content-length'] = String(body.length)
-  response.writeHead(answer.status, headers)
-  if (delivery.chunked) {
-    // Split at the middle byte, even inside a UTF-8 sequence: the client must join the chunks before decoding.
-    const middle = Math.floor(body.length / 2)
-    response.write(body.subarray(0, middle))
-    response.end(body.subarray(middle))
-  } else {
-    response.end(body)
+  const codings = delivery.codings ?? (delivery.gzip ? ['gzip'] : [])
+  const body = encoded(answer.body, codings)
+  if (codings.length > 0) headers['content-encoding'] = codings.join(', ')
+  const chunked = delivery.chunked || delivery.chunks !== undefined || delivery.trailers !== undefined
+  if (!chunked) headers['content-length'] = String(body.length)
+  if (delivery.trailers) headers.trailer = Object.keys(delivery.trailers).join(', ')
+  if (delivery.reasonPhrase !== undefined) response.writeHead(answer.status, delivery.reasonPhrase, headers)
+  else response.writeHead(answer.status, headers)
+  if (!chunked) return void response.end(body)
+  // Split at the middle byte by default, even inside a UTF-8 sequence: the client must join the chunks before decoding.
+  for (const piece of pieces(body, delivery.chunks ?? 2)) {
+    response.write(piece)
+    await new Promise((resolve) => setImmediate(resolve))
   }
+  if (delivery.trailers) response.addTrailers(delivery.trailers)
+  response.end()
 }
 
 /** Key and certificate (PEM) to serve https instead of http. */
@@ -92,11 +112,32 @@ export interface ServerOptions {
   onAnswer?: (answer: ServedAnswer) => void
   /** Keep every request received in `requests` (default true; a long-running server says false, so memory stays flat). */
   keepRequests?: boolean
+  /** Hand the handler requests outside the base path too (`outside`), instead of answering them 404 here: for a variant with an edge in front. */
+  everyPath?: boolean
+  /** How long an idle kept-alive connection stays open (default 5 s, Node's own, announced by a Keep-Alive hint). */
+  keepAliveTimeoutMs?: number
+  /** Close a connection idle this long without a word: no Keep-Alive hint says when (as gunicorn does). */
+  idleCloseMs?: number
+}
+
+/** Ends each connection once it has sat `idleMs` after its last answer with no request on it. */
+function closeIdleConnections(server: ReturnType<typeof createServer>, idleMs: number): void {
+  const timers = new WeakMap<object, NodeJS.Timeout>()
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    clearTimeout(timers.get(socket))
+    response.once('finish', () =>
+      timers.set(
+        socket,
+        setTimeout(() => socket.end(), idleMs),
+      ),
+    )
+  })
 }
 
 export async function startServer(handler: Handler, host = '127.0.0.1', tls?: ServerTls, options: ServerOptions = {}): Promise<RunningServer> {
   const requests: RunningServer['requests'] = []
-  const { onAnswer, keepRequests = true } = options
+  const { onAnswer, keepRequests = true, everyPath = false } = options
   const listener: RequestListener = async (request, response) => {
     if (onAnswer) {
       const started = performance.now()
@@ -110,22 +151,28 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     if (dropping.has(request.socket)) return
     if (resetting.has(request.socket)) return void request.socket.resetAndDestroy()
     try {
-      const body = await readBody(request)
+      const octets = await readBody(request)
+      if (octets === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
+      const body = octets.toString('utf8')
       // On this request's own record: other requests may have arrived while the body was read.
       if (body) record.body = body
-      if (body === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
       // The base path in any letter case reaches the handler, which says what another spelling gets (the reference: 404, after auth).
-      if (url.pathname.slice(0, BASE_PATH.length + 1).toLowerCase() !== `${BASE_PATH}/`)
-        return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
-      const serviceRequest: ServiceRequest = {
-        method: request.method ?? 'GET',
-        basePath: url.pathname.slice(0, BASE_PATH.length),
-        path: url.pathname.slice(BASE_PATH.length),
-        target: (request.url ?? '').replace(/^\/v1/i, ''),
-        query: url.searchParams,
-        headers,
-        body,
-      }
+      const underBase = url.pathname.slice(0, BASE_PATH.length + 1).toLowerCase() === `${BASE_PATH}/`
+      if (!underBase && !everyPath) return await write(response, errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`))
+      const rawTarget = request.url ?? '/'
+      const serviceRequest: ServiceRequest = underBase
+        ? {
+            method: request.method ?? 'GET',
+            basePath: url.pathname.slice(0, BASE_PATH.length),
+            path: url.pathname.slice(BASE_PATH.length),
+            target: rawTarget.replace(/^\/v1/i, ''),
+            rawTarget,
+            query: url.searchParams,
+            headers,
+            body,
+            octets,
+          }
+        : { method: request.method ?? 'GET', path: url.pathname, target: rawTarget, rawTarget, outside: true, query: url.searchParams, headers, body, octets }
       await write(response, await handler(serviceRequest))
     } catch (error) {
       if (!response.headersSent) await write(response, errorResponse(500, 'internal', error instanceof Error ? error.message : String(error)))
@@ -135,7 +182,8 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
   const server = tls
     ? createTlsServer({ key: tls.key, cert: tls.cert, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener)
     : createServer(listener)
-  server.keepAliveTimeout = 5_000
+  server.keepAliveTimeout = options.idleCloseMs !== undefined ? 0 : (options.keepAliveTimeoutMs ?? 5_000)
+  if (options.idleCloseMs !== undefined) closeIdleConnections(server, options.idleCloseMs)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, resolve)

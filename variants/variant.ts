@@ -34,6 +34,8 @@ export interface Variant {
   provenByEdits?: readonly OperatorId[]
   /** The store the variant starts with, when it is not the empty reference store. */
   store?: () => PetStore
+  /** How its server runs: every path handed to the variant (an edge in front answers outside the base path), a short keep-alive. */
+  server?: { everyPath?: boolean; keepAliveTimeoutMs?: number; idleCloseMs?: number }
   wrap: (reference: Handler, context: VariantContext) => Handler
 }
 
@@ -58,9 +60,9 @@ export function authorised(request: ServiceRequest, apiKey: string): boolean {
   return bearerToken(request.headers.authorization) === apiKey
 }
 
-export const isListPets = (request: ServiceRequest) => request.method === 'GET' && request.path === '/pets'
-export const isCreatePet = (request: ServiceRequest) => request.method === 'POST' && request.path === '/pets'
-export const isGetPet = (request: ServiceRequest) => request.method === 'GET' && /^\/pets\/[^/]+$/.test(request.path)
+export const isListPets = (request: ServiceRequest) => !request.outside && request.method === 'GET' && request.path === '/pets'
+export const isCreatePet = (request: ServiceRequest) => !request.outside && request.method === 'POST' && request.path === '/pets'
+export const isGetPet = (request: ServiceRequest) => !request.outside && request.method === 'GET' && /^\/pets\/[^/]+$/.test(request.path)
 
 /** The reference, with every answer passed through `map` (given the request it answers). */
 export function mapAnswers(map: (answer: ServiceResponse, request: ServiceRequest) => ServiceResponse): Variant['wrap'] {
@@ -139,5 +141,5 @@ export function lagsBehindWrites(getMs: number, listMs = getMs): Variant['wrap']
 
 export async function startVariant(variant: Variant | undefined, context: VariantContext, tls?: ServerTls): Promise<RunningServer> {
   const reference = createReferenceHandler(context)
-  return startServer(variant ? variant.wrap(reference, context) : reference, '127.0.0.1', tls)
+  return startServer(variant ? variant.wrap(reference, context) : reference, '127.0.0.1', tls, variant?.server ?? {})
 }

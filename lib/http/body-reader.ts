@@ -4,8 +4,8 @@
  * more memory than the cap. A body in an encoding this reader does not know is kept as it came.
  */
 
-import type { Transform } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { Duplex } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib'
 import type { LargeBodyGate } from './caps.js'
 
 export class BodyTooLarge extends Error {
@@ -16,8 +16,8 @@ export class BodyDecodingFailed extends Error {
   override name = 'BodyDecodingFailed'
 }
 
-function decoderFor(encoding: string | undefined): Transform | undefined {
-  switch (encoding?.trim().toLowerCase()) {
+function decoderOf(coding: string): Duplex | undefined {
+  switch (coding) {
     case 'gzip':
     case 'x-gzip':
       return createGunzip()
@@ -25,13 +25,32 @@ function decoderFor(encoding: string | undefined): Transform | undefined {
       return createInflate()
     case 'br':
       return createBrotliDecompress()
+    case 'zstd':
+      return createZstdDecompress()
     default:
       return undefined
   }
 }
 
+/**
+ * The decoder of a Content-Encoding: its codings are listed in the order they were applied (RFC 9110 §8.4), so they
+ * are undone last first; `identity` is no coding. Undefined when there is none, or one this reader does not know.
+ */
+function decoderFor(encoding: string | undefined): Duplex | undefined {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+  const decoders = codings.reverse().map(decoderOf)
+  if (decoders.length === 0 || decoders.some((decoder) => decoder === undefined)) return undefined
+  const [first, ...rest] = decoders as Duplex[]
+  if (rest.length === 0) return first
+  const last = rest.reduce<Duplex>((from, to) => from.pipe(to), first as Duplex)
+  return Duplex.from({ writable: first, readable: last })
+}
+
 /** Waits until the decoder takes more input, or is gone (cut at the cap, or failed). */
-function drainedOrClosed(decoder: Transform): Promise<void> {
+function drainedOrClosed(decoder: Duplex): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       decoder.off('drain', done)
