@@ -8,42 +8,48 @@ import type { Exchange } from '../http/exchange.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import type { Expectation, Judgement } from '../neighbourhood/edit-oracle.js'
+import type { Expectation } from '../neighbourhood/edit-oracle.js'
+import type { Judgement } from '../neighbourhood/operation-judgements.js'
 import type { RequirementId } from '../spec/catalogue.js'
+import type { RuleSourceId } from '../spec/rule-sources.js'
 import { decimalDigitValue } from '../spec/spellings.js'
 import { Assertions, ConformanceFailure, describeAnswer, mediaType } from './assertions.js'
 
 /**
- * Every requirement a finding on an edited request may be charged to: the vitest runner gives each a test judged
- * from the whole run, as it does the requirements judged on every exchange (a self-test holds this list to the code).
+ * Every requirement a finding on an edited request may be charged to, with the source whose level it takes: the
+ * vitest runner gives each a test judged from the whole run, as it does the requirements judged on every exchange (a
+ * self-test holds this list to the code, and each requirement's level to its source's).
  */
-export const EDIT_FINDING_REQUIREMENTS: readonly RequirementId[] = [
-  'responses/edits-answered',
-  'errors/body-schema',
-  'listPets/equivalent-spellings',
-  'getPet/equivalent-spellings',
-  'createPet/equivalent-spellings',
-  'listPets/path-spelling-equivalent',
-  'auth/scheme-case-insensitive',
-  'responses/meaningless-fields-ignored',
-  'auth/no-access-without-key',
-  'auth/missing-key-401',
-  'auth/key-lookalike-401',
-  'getPet/other-notations',
-  'getPet/lenient-notations',
-  'getPet/returns-pet',
-  'listPets/limit-caps-size',
-  'listPets/status-filter-matches',
-  'listPets/limit-other-notations',
-  'createPet/invalid-body-400',
-  'createPet/invalid-body-not-created',
-  'createPet/ill-formed-text',
-  'createPet/json-implementation-limits',
-  'createPet/echoes-fields',
-  'createPet/returns-201-pet',
-  'createPet/request-media-types',
-  'createPet/content-encoding',
-]
+export const EDIT_FINDING_SOURCES = {
+  'responses/edits-answered': 'edits answered',
+  'errors/body-schema': 'error answers',
+  'listPets/equivalent-spellings': 'same meaning',
+  'getPet/equivalent-spellings': 'same meaning',
+  'createPet/equivalent-spellings': 'same meaning',
+  'listPets/path-spelling-equivalent': 'fixed segments spelled otherwise',
+  'auth/scheme-case-insensitive': 'Bearer scheme case',
+  'auth/bearer-spacing': 'Bearer spacing',
+  'responses/meaningless-fields-ignored': 'fields without meaning',
+  'auth/no-access-without-key': 'no access without the key',
+  'auth/missing-key-401': 'auth precedence',
+  'auth/key-lookalike-401': 'auth precedence',
+  'getPet/other-notations': 'ids in other notations',
+  'getPet/lenient-notations': 'lenient readings',
+  'getPet/returns-pet': 'the pet the id names',
+  'listPets/limit-caps-size': 'list rules',
+  'listPets/status-filter-matches': 'list rules',
+  'listPets/limit-other-notations': 'limit in other notations',
+  'createPet/invalid-body-400': 'invalid NewPet',
+  'createPet/invalid-body-not-created': 'invalid NewPet',
+  'createPet/ill-formed-text': 'text that is not Unicode',
+  'createPet/json-implementation-limits': 'parser limits',
+  'createPet/echoes-fields': 'created pet',
+  'createPet/returns-201-pet': 'created pet',
+  'createPet/request-media-types': 'request media types',
+  'createPet/content-encoding': 'request content codings',
+} as const satisfies Partial<Record<RequirementId, RuleSourceId>>
+
+export const EDIT_FINDING_REQUIREMENTS = Object.keys(EDIT_FINDING_SOURCES) as ReadonlyArray<keyof typeof EDIT_FINDING_SOURCES>
 
 export interface EditFinding {
   requirementId: RequirementId
@@ -184,6 +190,12 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
   if (expectation.otherMethod && [400, 404, 405, 501].includes(status)) return [answered]
   const findings: EditFinding[] = [answered]
+  // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
+  const allowed = expectation.allowed.filter((answer) => answer.status === status)
+  if (allowed.length > 0) {
+    for (const answer of allowed) if (answer.warns) findings.push({ requirementId: answer.warns, ok: false, message: `answered ${status}: ${answer.why}` })
+    return findings
+  }
   // An error answer to a request with the key under the base path is the service's own, whatever the path: it has the Error body (spec, Errors).
   if (!expectation.route && expectation.underBase && expectation.key === 'valid' && status >= 400 && status < 500 && status !== 429) {
     findings.push(
@@ -227,11 +239,8 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     case 'created':
       findings.push(...judgeCreated(exchange, judgement))
       break
-    case 'media type':
-      findings.push(held('createPet/request-media-types', (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, [400, 415], judgement.why))))
-      break
-    case 'content coding':
-      findings.push(held('createPet/content-encoding', (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, [400, 415], judgement.why))))
+    case 'created or refused':
+      findings.push(held(judgement.requirementId, (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, judgement.statuses, judgement.why))))
       break
     case 'recorded':
       findings.push({ requirementId: judgement.requirementId, ok: true, message: `${judgement.why}: answered ${status}` })

@@ -9,26 +9,29 @@
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import { integerReading } from '../neighbourhood/edit-oracle.js'
+import { integerReading } from '../neighbourhood/operation-judgements.js'
 import { type KeyState, keyInValue, keyOfWire, readWire } from '../neighbourhood/wire-reading.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
+import type { RuleSourceId } from '../spec/rule-sources.js'
 import { formatViolations, type SchemaName, schemaViolations } from '../spec/schemas.js'
 import { mediaType, petDataIn } from './assertions.js'
 
-/** The requirements judged on every exchange: any check's request may be the one that shows a failure. */
-export const EVERY_EXCHANGE_REQUIREMENTS: readonly RequirementId[] = [
-  'auth/no-access-without-key',
-  'listPets/limit-max-100',
-  'listPets/limit-caps-size',
-  'responses/no-server-error',
-  'responses/json-content-type',
-  'listPets/body-schema',
-  'createPet/body-schema',
-  'getPet/body-schema',
-  'errors/body-schema',
-  'errors/status-matches-http',
-]
+/** The requirements judged on every exchange (any check's request may be the one that shows a failure), each with the source of its rule (policy §2b). */
+export const EVERY_EXCHANGE_SOURCES = {
+  'auth/no-access-without-key': 'no access without the key',
+  'listPets/limit-max-100': 'list answers',
+  'listPets/limit-caps-size': 'list answers',
+  'responses/no-server-error': 'no server error',
+  'responses/json-content-type': 'answers in JSON',
+  'listPets/body-schema': 'answer schemas',
+  'createPet/body-schema': 'answer schemas',
+  'getPet/body-schema': 'answer schemas',
+  'errors/body-schema': 'error answers',
+  'errors/status-matches-http': 'error status',
+} as const satisfies Partial<Record<RequirementId, RuleSourceId>>
+
+export const EVERY_EXCHANGE_REQUIREMENTS = Object.keys(EVERY_EXCHANGE_SOURCES) as ReadonlyArray<keyof typeof EVERY_EXCHANGE_SOURCES>
 
 export interface IncidentalResult {
   requirementId: RequirementId

@@ -19,6 +19,11 @@ export interface PlainRequest {
 
 export interface PlannedEdit extends Edit {
   plain: PlainRequest
+  /**
+   * One of the few edits that reach every plain request, every part of each and every operator on each once: what
+   * a run still sends when the target's rate limit makes the rest give way (policy §2, rate limits).
+   */
+  cover: boolean
 }
 
 export interface CoverageRow {
@@ -106,7 +111,30 @@ export function planEdits(
     pick(seededPick(seed, name, places), name)
   }
   const sent = options.maxEdits !== undefined && chosen.length > options.maxEdits ? withinBudget(chosen, seed, options.maxEdits) : chosen
-  return { edits: sent.map(({ plain, editClass, index }) => ({ ...editClass.edit(index), plain })), coverage: coverageOf(plains, sent, options.operators) }
+  const cover = coverOf(sent, seed)
+  // The cover first, so that whatever gives way comes last.
+  const ordered = [...sent.filter((edit) => cover.has(edit)), ...sent.filter((edit) => !cover.has(edit))]
+  return {
+    edits: ordered.map((edit) => ({ ...edit.editClass.edit(edit.index), plain: edit.plain, cover: cover.has(edit) })),
+    coverage: coverageOf(plains, sent, options.operators),
+  }
+}
+
+/**
+ * The edits, in the seed's order, that each reach a plain request and part, or a plain request and operator, no edit
+ * before them reached: every request, every part of it and every operator on it, once.
+ */
+function coverOf(edits: readonly Chosen[], seed: number): Set<Chosen> {
+  const rank = (edit: Chosen) => seededIndex(seed, `cover|${edit.plain.name}|${edit.part.label}|${edit.editClass.name}|${edit.index}`, 0x7fffffff)
+  const reached = new Set<string>()
+  const cover = new Set<Chosen>()
+  for (const edit of [...edits].sort((a, b) => rank(a) - rank(b))) {
+    const pairs = [`${edit.plain.name}|part|${edit.part.label}`, `${edit.plain.name}|operator|${edit.operator}`]
+    if (pairs.every((pair) => reached.has(pair))) continue
+    for (const pair of pairs) reached.add(pair)
+    cover.add(edit)
+  }
+  return cover
 }
 
 /** An edit the plan chose: its class and its index there, made into a request only once it is kept. */

@@ -10,9 +10,9 @@
 import { JsonNumber, type JsonValue, parseJson } from '../http/json.js'
 import { fieldValues, keyInValue, type WireField } from './wire-reading.js'
 
-export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'fields without meaning ignored' | 'host in any case'
+export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'spaces after the scheme' | 'fields without meaning ignored' | 'host in any case'
 
-export const RELAXATIONS: readonly Relaxation[] = ['fixed segments decoded', 'scheme in any case', 'fields without meaning ignored', 'host in any case']
+export const RELAXATIONS: readonly Relaxation[] = ['fixed segments decoded', 'scheme in any case', 'spaces after the scheme', 'fields without meaning ignored', 'host in any case']
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/
 
@@ -47,15 +47,41 @@ export function mediaTypeOf(value: string): string | undefined {
   return [essence, ...params].join(';')
 }
 
-/** Whether an Accept value admits application/json (RFC 9110 §12.5.1): a range that covers it with a q above 0. */
+/**
+ * Whether an Accept value admits application/json (RFC 9110 §12.5.1): the most specific range that covers it
+ * (application/json, then application/*, then * /*) gives it a q above 0. Absent, Accept admits everything; present
+ * and empty, or holding no range that covers JSON, it admits none. Its octets are read as they are: an escape such as
+ * `%69` means nothing in a field value (RFC 9110 §5.5), so `applicat%69on/json` is no range that covers JSON.
+ */
 export function acceptAdmitsJson(value: string | undefined): boolean {
-  if (value === undefined || value.trim() === '') return true
-  return value.split(',').some((range) => {
-    const [type = '', ...parameters] = range.split(';')
-    const q = parameters.map((parameter) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(parameter)?.[1]).find((found) => found !== undefined)
-    const admits = ['*/*', 'application/*', 'application/json'].includes(type.trim().toLowerCase())
-    return admits && (q === undefined || Number(q) > 0)
-  })
+  if (value === undefined) return true
+  let best: { specificity: number; q: number } | undefined
+  for (const range of value.split(',')) {
+    const [type = '', ...parameters] = range.split(';').map((part) => part.trim())
+    const specificity = ({ 'application/json': 3, 'application/*': 2, '*/*': 1 } as Record<string, number>)[type.toLowerCase()]
+    if (specificity === undefined || (best && best.specificity >= specificity)) continue
+    const weight = parameters.find((parameter) => /^q\s*=/i.test(parameter))
+    const q = weight === undefined ? 1 : Number(/^q\s*=\s*([01](?:\.\d{0,3})?)$/i.exec(weight)?.[1] ?? Number.NaN)
+    best = { specificity, q: Number.isNaN(q) ? 0 : q }
+  }
+  return (best?.q ?? 0) > 0
+}
+
+/** The Accept of a request as one list (several field lines of it are one list, RFC 9110 §5.3), or undefined without one. */
+export function acceptOf(values: readonly string[]): string | undefined {
+  return values.length === 0 ? undefined : values.join(', ')
+}
+
+/**
+ * The relaxations an Authorization value needs to be the spec's own `Bearer <key>`: another letter case of the
+ * scheme, or more than one space after it (the policy's SHOULD rows "Bearer scheme case" and "Bearer spacing").
+ */
+export function keySpellingRelaxations(value: string): Relaxation[] {
+  const match = /^[ \t]*(\S*)( *)/.exec(value)
+  const relaxations: Relaxation[] = []
+  if (match?.[1] !== 'Bearer') relaxations.push('scheme in any case')
+  if (match?.[2] !== ' ') relaxations.push('spaces after the scheme')
+  return relaxations
 }
 
 /** A JSON value written with sorted members and numbers by their exact value (RFC 8259: `1.0` is `1`); undefined where a name repeats. */
@@ -131,11 +157,12 @@ export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>)
   }
   const authorization = fieldValues(input.fields, 'authorization')
   byName.delete('authorization')
-  // One space or several after the scheme are the same credentials (RFC 6750 §2.1: 1*SP); the scheme's case is the policy's SHOULD.
+  // The scheme in any case and one space or several after it are the same credentials (RFC 9110 §11.1, RFC 6750 §2.1:
+  // 1*SP), but both are the policy's SHOULD: each is part of the strict reading, and relaxed alone.
   const key = authorization.map((value) => {
     const state = keyInValue(value, input.apiKey)
-    const scheme = /^[ \t]*(\S*)/.exec(value)?.[1] ?? ''
-    return relaxed.has('scheme in any case') ? state : `${state} ${scheme}`
+    const [, scheme = '', spaces = ''] = /^[ \t]*(\S*)( *)/.exec(value) ?? []
+    return [state, relaxed.has('scheme in any case') ? '' : scheme, relaxed.has('spaces after the scheme') ? '' : spaces.length].join(' ')
   })
   const accept = byName.get('accept')
   byName.delete('accept')
@@ -148,7 +175,7 @@ export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>)
     segments,
     query,
     key,
-    accept: accept === undefined ? 'admits json' : accept.length === 1 ? (acceptAdmitsJson(accept[0]) ? 'admits json' : accept) : accept,
+    accept: accept === undefined || acceptAdmitsJson(acceptOf(accept)) ? 'admits json' : accept,
     contentType: contentType?.map((value) => mediaTypeOf(value) ?? value),
     host: relaxed.has('host in any case') ? host?.map((value) => value.toLowerCase()) : host,
     fields: [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),

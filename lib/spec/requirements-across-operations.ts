@@ -82,6 +82,13 @@ export const acrossOperationRequirements = {
     source: POLICY,
     decision: 'SHOULD: accept `bearer` in any letter case (RFC 9110 §11.1). An acceptance is evidence only from a target that refuses a wrong key; otherwise inconclusive.',
   }),
+  'auth/bearer-spacing': should({
+    title: 'the key is accepted after more than one space (Bearer, two spaces, the key)',
+    specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
+    source: `${POLICY} (Bearer spacing)`,
+    decision:
+      "SHOULD: accept one or more spaces between the scheme and the token (RFC 6750 §2.1 and RFC 9110 §11.4 allow `1*SP`). A service that refuses two spaces with 401 and an Error body gets a warning, never a failure: the spec's own form has one space, and clients send one. An acceptance is evidence only from a target that refuses a wrong key; otherwise inconclusive.",
+  }),
   'auth/www-authenticate': should({
     title: 'a 401 carries a WWW-Authenticate: Bearer challenge',
     specText: 'When the key is missing or invalid, the service answers `401` with an Error body.',

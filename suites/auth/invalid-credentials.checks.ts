@@ -16,6 +16,13 @@ const OTHER_SCHEME = everyOperation([
 /** The input catalogue's tokens that merely look like the key (lib/spec/input-catalogue.ts). */
 const LOOKALIKE = everyOperation(inputClass('Authorization', 'not the value').spellings.map((spelling) => ({ label: spelling.label, authorization: spelling.spell })))
 
+/**
+ * Whether a WWW-Authenticate value offers a Bearer challenge among its challenges (RFC 9110 §11.6.1: one field may
+ * hold several, `Basic realm="x", Bearer realm="y"`): an element of the list, split outside quoted strings, that
+ * starts with the scheme.
+ */
+const offersBearer = (value: string) => (value.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? []).some((element) => /^\s*bearer(\s|$)/i.test(element))
+
 describe('auth: a missing or invalid key is answered 401 on every operation', () => {
   test.for(MISSING)('[auth/missing-key-401] $operation with $label is answered 401', async ({ operation, authorization }, { check }) => {
     const exchange = await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization))
@@ -42,7 +49,7 @@ describe('auth: a missing or invalid key is answered 401 on every operation', ()
     const exchange = await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization))
     const response = check.expect.status(exchange, 401, operation)
     const challenge = response.headers['www-authenticate']
-    check.expect.that(challenge !== undefined && /^bearer\b/i.test(challenge.trim()), `the 401 of ${operation} has WWW-Authenticate ${challenge ?? '(absent)'}`, {
+    check.expect.that(challenge !== undefined && offersBearer(challenge), `the 401 of ${operation} has WWW-Authenticate ${challenge ?? '(absent)'}`, {
       exchange,
       expected: 'WWW-Authenticate: Bearer …',
       actual: challenge ?? '(absent)',

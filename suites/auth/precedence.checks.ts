@@ -1,3 +1,4 @@
+import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import type { Authorization } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
@@ -49,17 +50,27 @@ describe('auth: 401 comes before every other answer', () => {
   })
 })
 
-describe('auth: the scheme name', () => {
+/** An acceptance of another spelling of the key is evidence only from a target that refuses a wrong key: one that serves any token serves this spelling too. */
+async function requireWrongKeyRefused(check: Check, spelling: string): Promise<void> {
+  const wrong = await withWrongKey(check, 'listPets')
+  check.requireAnswer(wrong, 'GET /pets with a wrong key')
+  const status = wrong.response?.status ?? 0
+  check.require(
+    status < 200 || status >= 300,
+    `GET /pets with a wrong key was answered ${status}: a target that serves a wrong key would accept ${spelling} whatever it makes of it`,
+  )
+}
+
+describe('auth: the scheme name and the spaces after it', () => {
   test.for(['bearer', 'BEARER', 'BeArEr'])('[auth/scheme-case-insensitive] "%s <key>" is accepted', async (scheme, { check }) => {
     const exchange = await check.api.listPets({ limit: 1 }, (key) => `${scheme} ${key}`)
     check.expect.status(exchange, 200, `GET /pets with "${scheme} <key>"`)
-    // Accepted is evidence only from a target that refuses a wrong key: one that serves any token serves this spelling too.
-    const wrong = await withWrongKey(check, 'listPets')
-    check.requireAnswer(wrong, 'GET /pets with a wrong key')
-    const status = wrong.response?.status ?? 0
-    check.require(
-      status < 200 || status >= 300,
-      `GET /pets with a wrong key was answered ${status}: a target that serves a wrong key would accept "${scheme} <key>" whatever it makes of the scheme`,
-    )
+    await requireWrongKeyRefused(check, `"${scheme} <key>"`)
+  })
+
+  test.for([2, 3])('[auth/bearer-spacing] "Bearer", %i spaces and the key is accepted', async (spaces, { check }) => {
+    const exchange = await check.api.listPets({ limit: 1 }, (key) => `Bearer${' '.repeat(spaces)}${key}`)
+    check.expect.status(exchange, 200, `GET /pets with "Bearer", ${spaces} spaces and the key`)
+    await requireWrongKeyRefused(check, `"Bearer", ${spaces} spaces and the key`)
   })
 })
