@@ -27,6 +27,8 @@ export interface NeighbourhoodRecord {
   sent: number
   /** Creates the edits (and their plain requests) were answered 201 to: pets left on the store. */
   created: number
+  /** Edits beyond the cover not sent, because the target's rate limit had paused the run long enough (policy §2, rate limits). */
+  gaveWay: number
 }
 
 /** Most exchanges attached as evidence to one failure. */
@@ -57,7 +59,7 @@ export class RunState {
   }
 
   /** What the neighbourhood of the run's requests came to (policy §2b): the edits planned per request, part and operator, and what they did. */
-  readonly neighbourhood: NeighbourhoodRecord = { coverage: [], planned: 0, sent: 0, created: 0 }
+  readonly neighbourhood: NeighbourhoodRecord = { coverage: [], planned: 0, sent: 0, created: 0, gaveWay: 0 }
 
   /** Drops the shared answers once every check has ended, so their bodies can be collected. */
   release(): void {
@@ -157,8 +159,8 @@ export class Check {
   }
 
   /** The fields the client puts on every request (its User-Agent, the extra headers), and whether it can write edited requests (not through a proxy). */
-  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean } {
-    return { fields: this.state.client.ownFields, writesEditedRequests: this.state.client.writesEditedRequests }
+  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean; pausedMs: number } {
+    return { fields: this.state.client.ownFields, writesEditedRequests: this.state.client.writesEditedRequests, pausedMs: this.state.client.pause.pausedMs }
   }
 
   get stop(): AbortSignal | undefined {

@@ -135,7 +135,7 @@ export class HttpClient {
       // Each attempt is a request of its own at the target: a span of its own.
       const spanId = this.options.traceId && recorded.wire === undefined ? newSpanId() : undefined
       if (recorded.wire === undefined) recorded.headers = this.headersFor(request.headers, spanId)
-      const outcome = await this.attempt(id, recorded, operation, spanId, fresh)
+      const outcome = await this.attempt(id, recorded, operation, spanId, fresh, attempt)
       if ('skipped' in outcome) return ended({ failure: { ...outcome.skipped, notSent: true } })
       const canRetry = attempt < this.options.maxRetries
       const retried = (wait: number, what: Omit<Attempt, 'waitedMs'>) => {
@@ -213,11 +213,14 @@ export class HttpClient {
     operation: string | undefined,
     spanId: string | undefined,
     fresh: boolean,
+    retry: number,
   ): Promise<AttemptOutcome | { skipped: TransportFailure }> {
     const { stop, rateLimit } = this.options
     // Without a rate limit, a place comes free as soon as a request ends, and a request given one after the run
     // stopped is not sent (below). Under a rate limit a place may be a second away: the stop takes the request out of line.
-    const queueOptions = rateLimit ? { signal: stop } : {}
+    // A retry goes before the requests in line, the more retried the sooner: a target that turns away every n-th
+    // request it sees would otherwise meet a request behind a line of others at every retry, until its retries ran out.
+    const queueOptions = { ...(rateLimit ? { signal: stop } : {}), priority: retry }
     const sendOnce = (gated: boolean) =>
       this.queue.add(async () => {
         // Still in line when the run stopped: not sent.
@@ -227,8 +230,10 @@ export class HttpClient {
         // place is given up, so the next request in line knows it.
         const givenUp = operation ? this.dead.reasonFor(operation, this.options.timeoutMs, this.options.maxBodyBytes) : undefined
         if (givenUp) return { skipped: givenUp }
-        // A rate limit met by any request pauses this one too, in its place: the run starts again one at a time.
-        await this.pause.waitIfPaused()
+        // A rate limit met by any request pauses this one too: it gives up its place and waits out of line, so that
+        // once the pause is over the line starts again one at a time, retries first, and no burst of requests that
+        // held places meanwhile goes out at once.
+        if (this.pause.isPaused()) return { paused: true as const }
         if (stop?.aborted) return { skipped: stopped(stop) }
         const sent = await this.once(exchangeId, recorded, operation, spanId, fresh)
         const kind = 'failure' in sent ? sent.failure.kind : undefined
@@ -237,9 +242,11 @@ export class HttpClient {
       }, queueOptions)
     try {
       for (;;) {
+        await this.pause.waitIfPaused()
+        if (stop?.aborted) return { skipped: stopped(stop) }
         const gated = operation !== undefined && this.dead.isSuspect(operation)
         const outcome = gated ? await this.suspectGate(operation).add(() => sendOnce(true), queueOptions) : await sendOnce(false)
-        if (!('regate' in outcome)) return outcome
+        if (!('regate' in outcome) && !('paused' in outcome)) return outcome
       }
     } catch (error) {
       // The queue gives up a place it had not given yet when the run stops: the request was never sent.

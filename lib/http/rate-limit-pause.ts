@@ -48,6 +48,11 @@ export class RateLimitPause {
     if (this.queue.concurrency < this.concurrency) this.queue.concurrency = Math.min(this.concurrency, this.queue.concurrency * 2)
   }
 
+  /** Whether the run is paused now. */
+  isPaused(): boolean {
+    return this.pausedUntil > this.now()
+  }
+
   /** Waits for the pause to end, if the run is paused (a pause set meanwhile is waited for too), or for the run to stop. */
   async waitIfPaused(): Promise<void> {
     for (let left = this.pausedUntil - this.now(); left > 0 && !this.stop?.aborted; left = this.pausedUntil - this.now()) await this.sleep(Math.ceil(left))

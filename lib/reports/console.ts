@@ -68,7 +68,8 @@ export function renderRequirementLines(results: readonly RequirementResult[], ro
 /** The edits of the run in one line: how many, over how many parts and operators, and the pets they left. */
 function neighbourhoodLine(summary: NeighbourhoodSummary): string {
   const reached = summary.edits.filter((row) => row.edits > 0).length
-  return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates`
+  const gaveWay = summary.gaveWay ? `; ${counted(summary.gaveWay, 'edit')} gave way to the target's rate limit (each request, part and operator still reached once)` : ''
+  return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates${gaveWay}`
 }
 
 /** What the run left on the store in one line: the spec has no DELETE, so a user plans for it. */

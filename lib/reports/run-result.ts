@@ -71,6 +71,8 @@ export interface NeighbourhoodSummary {
   sent: number
   /** Creates answered 201: pets the neighbourhood left on the store. */
   created: number
+  /** Edits not sent because the target's rate limit paused the run (every request, part and operator still reached once); absent when none. */
+  gaveWay?: number
   /** Every request, part and operator that edits it, with the edits sent: 0 marks a pair left out (by --max-edits). */
   edits: Array<{ request: string; part: string; operator: string; edits: number }>
 }

@@ -132,6 +132,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
       planned: session.state.neighbourhood.planned,
       sent: session.state.neighbourhood.sent,
       created: session.state.neighbourhood.created,
+      ...(session.state.neighbourhood.gaveWay > 0 ? { gaveWay: session.state.neighbourhood.gaveWay } : {}),
       edits: session.state.neighbourhood.coverage,
     },
     ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),
