@@ -24,6 +24,8 @@ export interface VariantScore {
   note?: string
   /** For a look-alike falsely failed: the first failure of the first requirement it should not have failed, in words (what a soak prints to diagnose it). */
   firstFailure?: string
+  /** For a look-alike falsely failed: the first failure of each requirement it should not have failed or warned on. */
+  firstFailures?: string[]
   /** The watchdog's alarms, in words: stretches in which the run sent nothing while checks waited. */
   stalls?: string[]
 }
@@ -76,6 +78,7 @@ export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefine
     durationMs,
     ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : {}),
     ...firstFailureOf(results, unexpected),
+    ...(unexpected.length > 0 ? { firstFailures: unexpected.map((id) => `${id}: ${firstFailureOf(results, [id]).firstFailure ?? '(no failure recorded)'}`) } : {}),
     ...stallsIn(results),
   }
 }

@@ -2,7 +2,9 @@
 import { parseJson } from '../../lib/http/json.js'
 import { schemaViolations } from '../../lib/spec/schemas.js'
 import { bearerToken, decodedSegment, errorResponse } from '../../reference/handler.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withValidKey } from '../variant.js'
+import { type Allowance, warnedFaultOf } from '../allowances/allowance.js'
+import { authAllowances } from '../allowances/auth.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, type Variant, withValidKey } from '../variant.js'
 
 export const authFaults: Variant[] = [
   {
@@ -97,16 +99,10 @@ export const authFaults: Variant[] = [
         : reference(request)
     },
   },
-  {
-    name: 'no-www-authenticate',
-    description: '401 answers carry no WWW-Authenticate challenge',
-    catches: ['auth/www-authenticate'],
-    wrap: mapAnswers((answer) => {
-      if (answer.status !== 401) return answer
-      const { 'www-authenticate': _dropped, ...headers } = answer.headers
-      return { ...answer, headers }
-    }),
-  },
+  // The SHOULD departures the policy allows, and so warns on: the scheme read only as "Bearer", a key refused after two spaces, no challenge.
+  ...['bearer-scheme-case-sensitive', 'bearer-one-space-only', 'www-authenticate-left-out'].map((id) =>
+    warnedFaultOf(authAllowances.find((allowance) => allowance.id === id) as Allowance),
+  ),
   {
     name: 'key-accepted-as-api-key-parameter',
     description: 'the key is also read from the api_key query parameter',

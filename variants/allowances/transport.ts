@@ -1,0 +1,208 @@
+/** How a conformant service's HTTP server may deliver its answers (RFC 9110, RFC 9112), and how it may ask a client to slow down. */
+import { errorResponse } from '../../reference/handler.js'
+import type { Handler, ServiceResponse } from '../../reference/http-types.js'
+import { mapAnswers } from '../variant.js'
+import type { Allowance } from './allowance.js'
+
+/** Every answer delivered another way. */
+function delivered(delivery: NonNullable<ServiceResponse['delivery']>): Allowance['wrap'] {
+  return mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, ...delivery } }))
+}
+
+function encodedWith(codings: NonNullable<NonNullable<ServiceResponse['delivery']>['codings']>): Allowance {
+  const names = codings.join(', ')
+  return {
+    id: `${codings.join('-then-')}-encoded-answers`,
+    does: `every answer is sent with Content-Encoding: ${names}, asked for or not`,
+    source: { rfc: 'RFC 9110 §12.5.3' },
+    allowedBy: 'If no Accept-Encoding header field is in the request, any content coding is considered acceptable by the user agent',
+    layer: 'transport',
+    group: 'coding',
+    wrap: delivered({ codings }),
+  }
+}
+
+const RATE_LIMITS = { policy: 'rate limits' } as const
+const RATE_LIMITS_WORDS = 'a 429 or 503 with `Retry-After` is honoured and retried a bounded number of times … it is not a conformance failure unless retries run out'
+
+/** Every `period`-th request is turned away with `status` and Retry-After: 1, before the service sees it. */
+function turnsAwayEvery(period: number, status: 429 | 503): (inner: Handler) => Handler {
+  return (inner) => {
+    let requests = 0
+    return async (request) => {
+      requests += 1
+      if (requests % period !== 0) return inner(request)
+      return errorResponse(status, status === 429 ? 'rate_limited' : 'unavailable', 'try again shortly', { 'retry-after': '1' })
+    }
+  }
+}
+
+/** How long the HTTP-date rate limiter stays open after it reopens: longer than a retry that waited as told (its wait plus a second) takes to come. */
+const OPEN_AT_LEAST_MS = 3_000
+
+/**
+ * A rate limiter that answers in HTTP dates, on a clock `skewMs` off from this machine's: after every `period`
+ * requests it served, it closes until the start of the second after next (its clock), and answers every request
+ * until then 429 with `Retry-After: <that second, as an HTTP date>` and `Date: <its now>`. Once open again it stays
+ * open for at least OPEN_AT_LEAST_MS, so a client that waits as long as it is told gets through at its first retry.
+ */
+function rateLimitedInHttpDates(period: number, skewMs: number): (inner: Handler) => Handler {
+  return (inner) => {
+    let served = 0
+    let closedUntil = 0
+    return async (request) => {
+      const now = Date.now() + skewMs
+      if (now < closedUntil) {
+        return errorResponse(429, 'rate_limited', 'try again at the time given', { 'retry-after': new Date(closedUntil).toUTCString(), date: new Date(now).toUTCString() })
+      }
+      served += 1
+      if (served % period === 0 && now >= closedUntil + OPEN_AT_LEAST_MS) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
+      return inner(request)
+    }
+  }
+}
+
+/**
+ * A rate limiter that closes for a second or two after every `period`-th GET it served: until the start of the second
+ * after next, every request is answered 429 with `Retry-After: <that second, as an HTTP date>` and `Date`. It promises
+ * nothing once open again: only a client that pauses every request (RFC 9110 §10.2.3) gets through.
+ */
+function closesAfterEveryGets(period: number): (inner: Handler) => Handler {
+  return (inner) => {
+    let gets = 0
+    let closedUntil = 0
+    return async (request) => {
+      const now = Date.now()
+      if (now < closedUntil) {
+        return errorResponse(429, 'rate_limited', 'try again at the time given', { 'retry-after': new Date(closedUntil).toUTCString(), date: new Date(now).toUTCString() })
+      }
+      if (request.method === 'GET') {
+        gets += 1
+        if (gets % period === 0) closedUntil = Math.ceil(now / 1000) * 1000 + 1000
+      }
+      return inner(request)
+    }
+  }
+}
+
+export const transportAllowances: Allowance[] = [
+  {
+    id: 'connection-close',
+    does: 'every answer closes the connection (no keep-alive)',
+    source: { rfc: 'RFC 9112 §9.6' },
+    allowedBy: 'A server that does not support persistent connections MUST send the "close" connection option in every response',
+    layer: 'transport',
+    group: 'connection',
+    wrap: delivered({ closeConnection: true }),
+  },
+  {
+    id: 'idle-connections-closed-after-2s',
+    does: 'a connection idle for 2 s is closed without a word (no Keep-Alive hint), as gunicorn does by default',
+    source: { rfc: 'RFC 9112 §9.5' },
+    allowedBy: 'A client, server, or proxy MAY close the transport connection at any time',
+    layer: 'transport',
+    group: 'connection',
+    server: { idleCloseMs: 2_000 },
+  },
+  {
+    id: 'chunked-bodies',
+    does: 'every body is sent chunked, in two chunks, without Content-Length',
+    source: { rfc: 'RFC 9112 §7.1' },
+    allowedBy: 'The chunked transfer coding wraps content in order to transfer it as a series of chunks',
+    layer: 'transport',
+    group: 'framing',
+    wrap: delivered({ chunked: true }),
+  },
+  {
+    id: 'many-small-chunks',
+    does: 'every body is sent chunked in at least 64 chunks, each written on its own turn of the event loop',
+    source: { rfc: 'RFC 9112 §7.1' },
+    allowedBy: 'a series of chunks, each with its own size indicator',
+    layer: 'transport',
+    group: 'framing',
+    wrap: delivered({ chunks: 64 }),
+  },
+  {
+    id: 'chunked-with-trailers',
+    does: 'every body is sent chunked and followed by trailer fields (a checksum, a timing)',
+    source: { rfc: 'RFC 9112 §7.1.2' },
+    allowedBy: 'A trailer section allows the sender to include additional fields at the end of a chunked message',
+    layer: 'transport',
+    group: 'framing',
+    wrap: delivered({ trailers: { 'x-checksum': 'sha256-abc', 'server-timing': 'db;dur=1' } }),
+  },
+  encodedWith(['gzip']),
+  encodedWith(['deflate']),
+  encodedWith(['br']),
+  encodedWith(['zstd']),
+  encodedWith(['deflate', 'gzip']),
+  {
+    id: 'slow-answers',
+    does: 'every answer takes 30 ms',
+    source: { spec: 'Limits: "Rate limits, quotas and size limits of bodies: not shown."' },
+    allowedBy: 'nothing in the spec bounds how long an answer takes (the suite waits its timeout)',
+    layer: 'transport',
+    wrap: delivered({ delayMs: 30 }),
+  },
+  {
+    id: 'early-hints-103',
+    does: 'a 103 Early Hints comes before every final answer',
+    source: { rfc: 'RFC 9110 §15.2' },
+    allowedBy: 'A client MUST be able to parse one or more 1xx responses received prior to a final response',
+    layer: 'transport',
+    wrap: delivered({ earlyHints: true }),
+  },
+  {
+    id: 'reason-phrases-of-its-own',
+    does: 'every status line carries a reason phrase of its own ("200 Here you are", "401 Who goes there")',
+    source: { rfc: 'RFC 9112 §4' },
+    allowedBy: 'A client SHOULD ignore the reason-phrase content',
+    layer: 'transport',
+    wrap: mapAnswers((answer) => ({ ...answer, delivery: { ...answer.delivery, reasonPhrase: answer.status < 400 ? 'Here you are' : 'Who goes there' } })),
+  },
+  {
+    id: 'occasional-429',
+    does: 'every 40th request is answered 429 with Retry-After: 1',
+    source: RATE_LIMITS,
+    allowedBy: RATE_LIMITS_WORDS,
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: turnsAwayEvery(40, 429),
+  },
+  {
+    id: 'occasional-503',
+    does: 'every 60th request is answered 503 with Retry-After: 1',
+    source: RATE_LIMITS,
+    allowedBy: RATE_LIMITS_WORDS,
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: turnsAwayEvery(60, 503),
+  },
+  {
+    id: 'every-seventh-request-429',
+    does: 'every seventh request is answered 429 with Retry-After: 1',
+    source: RATE_LIMITS,
+    allowedBy: 'A rate limit changes how fast the run goes, never its verdicts, and never how long it may take',
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: turnsAwayEvery(7, 429),
+  },
+  {
+    id: 'retry-after-http-date-clock-behind',
+    does: 'after every 150 requests it served it closes until the second after next, answering 429 with Retry-After as an HTTP date and a Date, on a clock 30 s behind this machine',
+    source: RATE_LIMITS,
+    allowedBy: '`Retry-After` is either delta-seconds or an HTTP-date (RFC 9110 §10.2.3); both are honoured',
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: rateLimitedInHttpDates(150, -30_000),
+  },
+  {
+    id: 'rate-limit-windows-after-every-50-gets',
+    does: 'after every 50th GET it closes for a second or two, answering every request 429 with Retry-After as an HTTP date until then',
+    source: RATE_LIMITS,
+    allowedBy: 'both are honoured, by every request of the run (fixed checks, generated bodies, sequences)',
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: closesAfterEveryGets(50),
+  },
+]
