@@ -18,7 +18,7 @@ import { DeadOperations, isUnusable } from './dead-operations.js'
 import { bodyText } from './decoded-bodies.js'
 import type { Attempt, Exchange, OutgoingRequest, RecordedRequest, TransportFailure } from './exchange.js'
 import { RateLimitPause } from './rate-limit-pause.js'
-import { newSpanId, traceparent } from './trace-context.js'
+import { newSpanId, SPAN_TO_FILL, traceparent, withSpan } from './trace-context.js'
 import { type AttemptRecord, type RecordedResponse, TrafficLog } from './traffic.js'
 import { CutShort, classify, MAX_HEADER_BYTES, stopped, TimeoutExpired } from './transport-failures.js'
 import { delay, retryAfterMs } from './waits.js'
@@ -133,8 +133,14 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (stop?.aborted) return ended({ failure: stopped(stop) })
       // Each attempt is a request of its own at the target: a span of its own.
-      const spanId = this.options.traceId && recorded.wire === undefined ? newSpanId() : undefined
-      if (recorded.wire === undefined) recorded.headers = this.headersFor(request.headers, spanId)
+      const { traceId } = this.options
+      const spanId = traceId ? newSpanId() : undefined
+      if (request.wire === undefined) recorded.headers = this.headersFor(request.headers, spanId)
+      else if (traceId && spanId && request.headers?.traceparent === traceparent(traceId, SPAN_TO_FILL)) {
+        // A request written octet for octet carries the traceparent to fill: this attempt's span goes in its head and its record.
+        recorded.wire = withSpan(request.wire, traceId, spanId)
+        recorded.headers = { ...request.headers, traceparent: traceparent(traceId, spanId) }
+      }
       const outcome = await this.attempt(id, recorded, operation, spanId, fresh, attempt)
       if ('skipped' in outcome) return ended({ failure: { ...outcome.skipped, notSent: true } })
       const canRetry = attempt < this.options.maxRetries
@@ -342,9 +348,13 @@ export class HttpClient {
     return this.connections.tlsAlert(this.base, Math.min(this.options.timeoutMs, 5_000))
   }
 
-  /** The fields every request starts from: the User-Agent and the extra headers. */
+  /**
+   * The fields every request starts from: the User-Agent, the extra headers and, unless the run sends none, a
+   * traceparent whose span each attempt fills in (a request written octet for octet carries it as written).
+   */
   get ownFields(): Readonly<Record<string, string>> {
-    return this.baseHeaders
+    const { traceId } = this.options
+    return traceId ? { ...this.baseHeaders, traceparent: traceparent(traceId, SPAN_TO_FILL) } : this.baseHeaders
   }
 
   private inFlight(operation: string): Set<AbortController> {

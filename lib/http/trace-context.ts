@@ -37,3 +37,14 @@ function nonZeroHex(bytes: number): string {
     if (/[^0]/.test(hex)) return hex
   }
 }
+
+/**
+ * The span id a request written octet for octet carries until it is sent: all zeros, which the spec reserves as
+ * invalid, so it is never a real span. Every attempt puts a span id of its own in its place (withSpan).
+ */
+export const SPAN_TO_FILL = '0000000000000000'
+
+/** A head written with the traceparent to fill, with this attempt's span in its place: the same length, so Content-Length holds. */
+export function withSpan(head: string, traceId: string, spanId: string): string {
+  return head.replace(traceparent(traceId, SPAN_TO_FILL), traceparent(traceId, spanId))
+}
