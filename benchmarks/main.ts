@@ -58,7 +58,19 @@ export interface Measurement {
   wallToFloor: number
   /** The most requests the target saw arrive within any 1000 ms. */
   mostInAnySecond: number
+  /** The run's own peak memory (its process's high-water mark, results.json peakRssBytes), in MiB. */
+  peakMiB: number
   rateLimit?: number
+}
+
+/** The peak memory a run wrote in its results.json, in MiB (0 when it wrote none). */
+function peakMiBOf(reportDir: string): number {
+  try {
+    const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { peakRssBytes?: number }
+    return Math.round((results.peakRssBytes ?? 0) / 2 ** 20)
+  } catch {
+    return 0
+  }
 }
 
 async function measure(scenario: Scenario): Promise<Measurement> {
@@ -84,6 +96,7 @@ async function measure(scenario: Scenario): Promise<Measurement> {
       startupMs: Math.round(startupMs),
       requests,
       requestsPerSecond: Math.round(requests / (wallMs / 1000)),
+      peakMiB: peakMiBOf(outcome.reportDir),
       floorMs: Math.round(floorMs),
       wallToFloor: Number((wallMs / floorMs).toFixed(2)),
       mostInAnySecond: mostWithin(
@@ -100,7 +113,7 @@ async function measure(scenario: Scenario): Promise<Measurement> {
 
 function row(m: Measurement, baseline?: Measurement): string {
   const change = baseline ? `  (was ${(baseline.wallMs / 1000).toFixed(2)} s, ×${(m.wallMs / baseline.wallMs).toFixed(2)})` : ''
-  return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  most in any second ${m.mostInAnySecond}${m.rateLimit ? ` (limit ${m.rateLimit})` : ''}  exit ${m.exitCode}${change}`
+  return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  peak ${String(m.peakMiB).padStart(3)} MiB  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  most in any second ${m.mostInAnySecond}${m.rateLimit ? ` (limit ${m.rateLimit})` : ''}  exit ${m.exitCode}${change}`
 }
 
 const PARTS = ['wall', 'startup', 'cpu'] as const

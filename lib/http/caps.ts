@@ -3,8 +3,6 @@
  * a pet (--max-creates; the spec has no DELETE, so every pet a run creates stays), and the memory the answers take
  * (policy §5: under 300 MiB) — large bodies read a few at a time, and those kept for evidence within a budget.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { LARGE_BODY_BYTES } from './decoded-bodies.js'
 import type { TransportFailure } from './exchange.js'
 import { KeptBodies } from './kept-bodies.js'
@@ -69,8 +67,6 @@ export class LargeBodyGate {
   constructor(
     readonly thresholdBytes: number,
     slots: number,
-    /** Called as each large body ends its read (its slot given back). */
-    private readonly afterLargeBody: () => void = () => {},
   ) {
     this.free = slots
   }
@@ -83,7 +79,6 @@ export class LargeBodyGate {
     return () => {
       if (released) return
       released = true
-      this.afterLargeBody()
       const next = this.waiting.shift()
       if (next) next()
       else this.free += 1
@@ -91,47 +86,10 @@ export class LargeBodyGate {
   }
 }
 
-/** Buffers no longer used, beyond which the engine is asked to collect them at once: well within policy §5's 300 MiB. */
-const GARBAGE_BUFFERS_BYTES = 48 * 1024 * 1024
-/** The least time between two such collections: a target that answers megabytes as fast as it can costs a few per second. */
-const COLLECT_AT_MOST_EVERY_MS = 100
-
-/**
- * The engine's collector, where this process may call it. V8 collects the buffers a body was read into only as its
- * heap grows: against a target that answers a megabyte to every request, a run at the defaults held some 70 MiB of
- * them unused at a time, and peaked at 242 MiB (npm run bench:hostile); collected once 48 MiB of them are unused, it
- * peaks near 190 MiB, further from policy §5's 300. Node exposes the collector with `--expose-gc`; the flag set after
- * the start makes it reachable in a new context. Where that fails, nothing is collected early.
- */
-function collector(): (() => void) | undefined {
-  const exposed = (globalThis as { gc?: () => void }).gc
-  if (typeof exposed === 'function') return exposed
-  try {
-    setFlagsFromString('--expose-gc')
-    const gc = runInNewContext('gc') as unknown
-    return typeof gc === 'function' ? (gc as () => void) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-let collect: (() => void) | undefined | null = null
-let lastCollectedAt = 0
-
-/** After a large body: when the buffers the engine has not collected pass GARBAGE_BUFFERS_BYTES, collect them now (at most every 100 ms). */
-function collectUnusedBuffers(): void {
-  if (getHeapStatistics().external_memory < GARBAGE_BUFFERS_BYTES) return
-  const now = performance.now()
-  if (now - lastCollectedAt < COLLECT_AT_MOST_EVERY_MS) return
-  lastCollectedAt = now
-  if (collect === null) collect = collector()
-  collect?.()
-}
-
 /** The memory the answers of one client take: the large bodies read now, and those kept. */
 export class BodyMemory {
   /** The bodies past LARGE_BODY_GATE_BYTES being read now, at most LARGE_BODIES_AT_ONCE. */
-  readonly gate = new LargeBodyGate(LARGE_BODY_GATE_BYTES, LARGE_BODIES_AT_ONCE, collectUnusedBuffers)
+  readonly gate = new LargeBodyGate(LARGE_BODY_GATE_BYTES, LARGE_BODIES_AT_ONCE)
   private readonly kept = new KeptBodies({ largeBytes: LARGE_BODY_BYTES, budgetBytes: KEPT_BODIES_BUDGET_BYTES, forget: forgetReading })
 
   /** Counts an answer's body against the budget (the oldest move out past it). */
