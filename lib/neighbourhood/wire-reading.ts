@@ -21,6 +21,9 @@ export interface WireReading {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** A field value's octets: VCHAR, obs-text, SP and HTAB (RFC 9110 §5.5). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/** A Host field's value: `uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2.2): an IP literal, or a reg-name of unreserved, escaped and sub-delims octets (an IPv4 address among them), then digits. */
+const HOST_VALUE = /^(\[[0-9A-Fa-f:.vV]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(:\d*)?$/
+
 /** The octets a request-target may hold (RFC 3986 pchar, `/`, `?`, and `%` of an escape). */
 const TARGET = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/
 
@@ -57,8 +60,9 @@ function readHead(head: string): WireReading {
     else if (!FIELD_VALUE.test(value) || /[\r\n]/.test(line)) problems.push(`the ${name} field holds a control octet`)
     fields.push({ name, value })
   }
-  const hosts = fields.filter((field) => field.name.toLowerCase() === 'host').length
-  if (hosts !== 1) problems.push(hosts === 0 ? 'there is no Host field' : 'there is more than one Host field')
+  const hosts = fields.filter((field) => field.name.toLowerCase() === 'host')
+  if (hosts.length !== 1) problems.push(hosts.length === 0 ? 'there is no Host field' : 'there is more than one Host field')
+  else if (!HOST_VALUE.test(hosts[0]?.value ?? '')) problems.push('the Host field is no uri-host [ ":" port ] (RFC 9112 §3.2: a server MUST answer 400)')
   return { method, target, fields, ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}) }
 }
 

@@ -123,8 +123,10 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   },
   {
     row: 'RFC 9110, RFC 9112 (what HTTP lets a server do)',
-    grants: 'close or keep connections, frame bodies chunked with trailers, code them, take its time, send 1xx first, word its reason phrases, add headers',
+    grants:
+      'close or keep connections, frame bodies chunked with trailers, code them, take its time, send 1xx first, word its reason phrases, add headers, refuse in its own words what HTTP refuses',
     operators: [
+      'http-layer-refuses-malformed-host',
       'connection-close',
       'idle-connections-closed-after-2s',
       'chunked-bodies',

@@ -85,7 +85,26 @@ function closesAfterEveryGets(period: number): (inner: Handler) => Handler {
   }
 }
 
+/** The octets Go's net/http takes in a Host field (httpguts.ValidHostHeader): letters, digits and `!$%&'()*+,-.:;=[]_~`. */
+const GO_HOST_OCTETS = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/
+
 export const transportAllowances: Allowance[] = [
+  {
+    id: 'http-layer-refuses-malformed-host',
+    does: 'the HTTP server answers a request whose Host holds an octet no host has with its own 400 in plain text and closes, before any handler runs (as Go net/http does)',
+    source: { rfc: 'RFC 9112 §3.2' },
+    allowedBy: 'A server MUST respond with a 400 (Bad Request) status code to any request message that contains … a Host header field with an invalid field value',
+    layer: 'edge',
+    wrap: (inner) => async (request) =>
+      GO_HOST_OCTETS.test(request.headers.host ?? '')
+        ? inner(request)
+        : {
+            status: 400,
+            headers: { 'content-type': 'text/plain; charset=utf-8' },
+            body: '400 Bad Request: malformed Host header',
+            delivery: { closeConnection: true },
+          },
+  },
   {
     id: 'connection-close',
     does: 'every answer closes the connection (no keep-alive)',
