@@ -30,6 +30,12 @@ export interface VariantScore {
   stalls?: string[]
 }
 
+/** Why the run's judging is amiss whatever the variant: an exchange that went out and was not judged on the rules of every answer (policy §2b). */
+function unjudgedExchanges(results: RunResult | undefined): string | undefined {
+  const exchanges = results?.exchanges
+  return exchanges && exchanges.sent !== exchanges.judged ? `${exchanges.sent - exchanges.judged} of ${exchanges.sent} exchanges went unjudged` : undefined
+}
+
 /** The watchdog's alarms of the run, when it raised any. */
 function stallsIn(results: RunResult | undefined): { stalls?: string[] } {
   return results?.watchdog?.length ? { stalls: results.watchdog.map(alarmLine) } : {}
@@ -42,7 +48,7 @@ function flaggedIn(results: RunResult | undefined): string[] {
 export function scoreFault(fault: Variant, results: RunResult | undefined, exitCode: number, durationMs: number): VariantScore {
   const flagged = flaggedIn(results)
   const caughtBy = flagged.filter((id) => fault.catches?.includes(id as never))
-  const harness = exitCode !== 0 && exitCode !== 1 ? `the run ended with exit code ${exitCode}` : undefined
+  const harness = exitCode !== 0 && exitCode !== 1 ? `the run ended with exit code ${exitCode}` : unjudgedExchanges(results)
   const blamed = fault.onlyCatches ? flagged.filter((id) => !fault.catches?.includes(id as never)) : []
   return {
     name: fault.name,
@@ -67,16 +73,17 @@ export function scoreFault(fault: Variant, results: RunResult | undefined, exitC
 export function scoreLookAlike(lookAlike: Variant, results: RunResult | undefined, exitCode: number, durationMs: number): VariantScore {
   const flagged = flaggedIn(results)
   const unexpected = flagged.filter((id) => !lookAlike.allowedWarnings?.includes(id as never) || results?.requirements.find((result) => result.id === id)?.verdict === 'fail')
+  const unjudged = unjudgedExchanges(results)
   return {
     name: lookAlike.name,
     kind: 'look-alike',
     description: lookAlike.description,
-    ok: exitCode === 0 && unexpected.length === 0,
+    ok: exitCode === 0 && unexpected.length === 0 && unjudged === undefined,
     requirements: unexpected,
     flagged,
     exitCode,
     durationMs,
-    ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : {}),
+    ...(exitCode !== 0 ? { note: `the run ended with exit code ${exitCode}` } : unjudged ? { note: unjudged } : {}),
     ...firstFailureOf(results, unexpected),
     ...(unexpected.length > 0 ? { firstFailures: unexpected.map((id) => `${id}: ${firstFailureOf(results, [id]).firstFailure ?? '(no failure recorded)'}`) } : {}),
     ...stallsIn(results),

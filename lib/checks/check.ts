@@ -31,6 +31,9 @@ export interface NeighbourhoodRecord {
   gaveWay: number
 }
 
+/** The report that holds the findings of every exchange: no requirement of its own, only the findings it carries. */
+export const EVERY_EXCHANGE_REPORT = 'run/every-exchange'
+
 /** Most exchanges attached as evidence to one failure. */
 const EVIDENCE_PER_FAILURE = 5
 
@@ -54,8 +57,38 @@ export class RunState {
         ...(result.ok ? {} : { evidence: toEvidence(exchange, this.redact) }),
       }))
       this.findingsByExchange.set(exchange, findings)
+      // The same exchange may come as several objects (a lost create sent again is returned as one): it is judged once.
+      if (!exchange.failure?.notSent && !this.judgedIds.has(exchange.id)) {
+        this.judgedIds.add(exchange.id)
+        this.everyExchange.push(findings)
+      }
     }
     return findings
+  }
+
+  /** The ids of the exchanges judged, and their findings: the run's report of every exchange (policy §2b), those no check recorded included. */
+  private readonly judgedIds = new Set<number>()
+  private readonly everyExchange: IncidentalFinding[][] = []
+
+  /** How many exchanges that went out were judged on the rules of every answer (results.json `exchanges.judged`). */
+  get exchangesJudged(): number {
+    return this.judgedIds.size
+  }
+
+  /**
+   * The findings of every exchange the run judged, as one report: the survey's reads, seeding, retries, lookups and
+   * searches count like every check's exchanges, whether a check recorded them or not (verdicts count an exchange once).
+   */
+  everyExchangeReport(): CheckReport {
+    return {
+      requirementId: EVERY_EXCHANGE_REPORT,
+      title: 'every exchange of the run, held to the rules of every answer',
+      outcome: 'pass',
+      observations: [],
+      incidental: this.everyExchange.flat(),
+      exchangeIds: [],
+      assertions: 0,
+    }
   }
 
   /** What the neighbourhood of the run's requests came to (policy §2b): the edits planned per request, part and operator, and what they did. */
@@ -90,9 +123,9 @@ export class RunState {
   /** The pets the run knows exist; every check's API reads them within the consistency window. */
   readonly knownPets: KnownPets
 
-  /** An API on the run's client that records nothing and reads known pets within the consistency window. */
+  /** An API on the run's client that judges every exchange on the rules of every answer, records it as no check's, and reads known pets within the consistency window. */
   api(): PetstoreApi {
-    return new PetstoreApi(this.client, this.settings.apiKey, undefined, undefined, this.knownPets)
+    return new PetstoreApi(this.client, this.settings.apiKey, (exchange) => void this.findingsOf(exchange), undefined, this.knownPets)
   }
 }
 

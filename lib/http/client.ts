@@ -115,13 +115,10 @@ export class HttpClient {
       timeoutMs: this.options.timeoutMs,
     }
     const retries: Attempt[] = []
-    const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => ({
-      id,
-      request: recorded,
-      ...end,
-      retries,
-      durationMs: performance.now() - started,
-    })
+    const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => {
+      if (!('failure' in end && end.failure.notSent)) this.exchangesSent += 1
+      return { id, request: recorded, ...end, retries, durationMs: performance.now() - started }
+    }
     const { stop } = this.options
     const { operation } = request
     // Counted once per request, whatever its retries: a 429 says it was not processed, and a lost create is sent again only once shown unprocessed.
@@ -337,6 +334,9 @@ export class HttpClient {
     this.traffic.add(record)
     return { ...outcome, record }
   }
+
+  /** Exchanges whose request went out (once, or with its retries): what the run must have judged, every one (results.json `exchanges`). */
+  exchangesSent = 0
 
   /** Whether edited requests can go out: they are written on direct connections only. */
   get writesEditedRequests(): boolean {

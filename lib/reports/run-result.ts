@@ -41,6 +41,8 @@ export interface RunResult {
   /** The neighbourhood of the plain requests (policy §2b): the edits made of each request, part and operator, and the pets they left on the store. */
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
+  /** Exchanges that went out (a request with its retries is one), and how many of them were judged on the rules of every answer: every one (policy §2b). */
+  exchanges?: { sent: number; judged: number }
   /** What the run wrote to the store (a full run; policy §3): the requests that may create a pet, and the pets they created. */
   writes?: WritesSummary
   /** The pauses rate limits asked of the whole run (lib/http/rate-limit-pause.ts), when there were any. */

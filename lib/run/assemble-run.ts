@@ -36,6 +36,8 @@ export interface RunFacts {
   seeding?: SeedingOutcome
   neighbourhood?: NeighbourhoodSummary
   requestsSent: number
+  /** Exchanges that went out, and those judged on the rules of every answer (policy §2b: every one). */
+  exchanges?: { sent: number; judged: number }
   rateLimitPauses?: { pauses: number; pausedMs: number }
   writes?: WritesSummary
   harnessErrors?: string[]
@@ -76,6 +78,7 @@ export function assembleRun(facts: RunFacts): RunResult {
     seeding: facts.seeding ?? { knownBefore: 0, created: 0, note: 'not seeded: the run stopped first' },
     ...(facts.neighbourhood && facts.neighbourhood.planned > 0 ? { neighbourhood: facts.neighbourhood } : {}),
     requestsSent: facts.requestsSent,
+    ...(facts.exchanges ? { exchanges: facts.exchanges } : {}),
     ...(facts.rateLimitPauses && facts.rateLimitPauses.pauses > 0 ? { rateLimitPauses: facts.rateLimitPauses } : {}),
     ...(facts.writes && (facts.writes.requestsSent > 0 || facts.writes.requestsNotSent > 0) ? { writes: facts.writes } : {}),
     peakRssBytes: peakRssBytes(),

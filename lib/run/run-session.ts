@@ -21,7 +21,7 @@ import { escapeControlCharacters } from '../reports/control-characters.js'
 import type { RunTrace } from '../reports/run-result.js'
 import { GET_PET_REMOVAL } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
-import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
+import type { OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import type { RunFacts } from './assemble-run.js'
 import type { Config } from './config.js'
 import { listNotThere, noPetStoreReason } from './no-pet-store.js'
@@ -231,7 +231,8 @@ export async function openRun(
   }
   try {
     sayWhatIsJudged(session)
-    const api = new PetstoreApi(client, apiKey)
+    // The preflight's and the seeding's exchanges are judged like every other (policy §2b).
+    const api = session.state.api()
     const ended = await preflight(session, api)
     if (ended) return { session, ended }
     if (config.profile !== 'smoke') await seed(session, api, runId, lagLog)

@@ -51,6 +51,7 @@ export async function runCheckStep(session: RunSession, definitions: readonly Ch
   // The answers the checks shared (the survey, requests several checks judged) are no longer needed: the
   // reports keep only their evidence, cut to size. Released now, before the reports are rendered.
   state.release()
+  reports.push(state.everyExchangeReport())
   if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs, config.profile === 'smoke'))
   if (isSelected('responses/close-announced', config.requirements))
     reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length))
@@ -126,6 +127,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
     today: config.now,
     requirementFilter: config.requirements,
     requestsSent: session.client.requestCount,
+    exchanges: { sent: session.client.exchangesSent, judged: session.state.exchangesJudged },
     rateLimitPauses: { pauses: session.client.pause.pauses, pausedMs: Math.round(session.client.pause.pausedMs) },
     writes: writesOf(session, ending.seeding ?? session.seeding),
     neighbourhood: {

@@ -1,7 +1,8 @@
 /**
  * The command for end-to-end self-tests. `runCli` runs it in this process, through the same function the
  * binary calls (arguments, an environment of its own, a fresh working folder); `spawnCli` runs the built
- * binary where the process itself is under test. Every results.json a run writes is held to its schema.
+ * binary where the process itself is under test. Every results.json a run writes is held to its schema, and its
+ * count of exchanges judged to its count of exchanges sent.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,7 +25,11 @@ function withResults(outcome: SpawnOutcome): CliOutcome {
   const parsed = parseJson(text)
   const violations = parsed.ok ? schemaViolations('Results', parsed.value) : [{ path: '/', keyword: 'json', message: 'not JSON' }]
   if (violations.length > 0) throw new Error(`results.json breaks schemas/results.schema.json: ${formatViolations(violations)}`)
-  return { ...outcome, results: JSON.parse(text) as RunResult }
+  const results = JSON.parse(text) as RunResult
+  // Every exchange that went out is judged on the rules of every answer (policy §2b), in every run of every self-test.
+  if (results.exchanges && results.exchanges.sent !== results.exchanges.judged)
+    throw new Error(`the run sent ${results.exchanges.sent} exchanges and judged ${results.exchanges.judged} of them on the rules of every answer`)
+  return { ...outcome, results }
 }
 
 /**
