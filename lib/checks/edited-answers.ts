@@ -150,7 +150,6 @@ function judgeList(exchange: Exchange, judgement: Extract<Judgement, { kind: 'li
 
 function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 'created' }>): EditFinding[] {
   const status = exchange.response?.status
-  if (status === 413) return []
   // A valid NewPet refused is charged to the 201 rule (or the equivalence that made it the plain request), one echoed wrong to the echo.
   const refusedTo = judgement.requirementId === 'createPet/echoes-fields' ? 'createPet/returns-201-pet' : judgement.requirementId
   if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, 201, judgement.why))]

@@ -32,6 +32,13 @@ export const createPetFaults: Variant[] = [
     wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.slice(0, 255) } : fields)),
   },
   {
+    name: 'body-limit-32kib-413',
+    description: 'a create whose body is over 32 KiB is refused with 413 and an Error body (a framework default lowered), where the policy says every body up to 64 KiB is accepted',
+    catches: ['createPet/long-names-kept'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 32 * 1024 ? errorResponse(413, 'payload_too_large', 'the body is over 32 KiB') : reference(request),
+  },
+  {
     name: 'name-cut-at-1024-bytes',
     description: 'names are stored in 1,024 bytes of UTF-8 (a VARCHAR counted in bytes): a longer name is cut at the last whole character that fits',
     catches: ['createPet/long-names-kept'],
