@@ -114,7 +114,7 @@ export const createPetRequirements = {
     specText: 'Add an animal: POST /pets. Success: 201, body is Animal (includes the assigned id). id: Unique identifier assigned by the service on creation.',
     source: `${POLICY} (repeated creates)`,
     decision:
-      'POST is not idempotent (RFC 9110 §9.2.2): the same body, byte for byte, is sent twice one after the other and twice at once; each POST must be answered 201 with its own id, and each pet must read back by GET /pets/{id}, within the consistency window, as sent. A service that answers a repeated body with the pet it already made (a cache keyed by the body, double-submit protection) fails.',
+      'POST is not idempotent (RFC 9110 §9.2.2): the same body, byte for byte, is sent twice one after the other and twice at once; each POST must be answered 201 with its own id, and each pet must read back by GET /pets/{id}, within the consistency window, as sent. A service that answers a repeated body with the pet it already made (a cache keyed by the body, double-submit protection) fails. So does one that takes the name for a key: two bodies that share their name and status only (another category) must make two pets, each read back as its own body, by GET and in the list of their status.',
     needsWrites: true,
   }),
   'createPet/integer-edges-round-trip': must({

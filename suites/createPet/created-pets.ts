@@ -61,6 +61,9 @@ export function expectAsSent(check: Check, exchange: OperationExchange, id: bigi
   })
 }
 
+/** The create without status createPet/status-omitted records and views/one-pet-reads-the-same follows: sent once a run. */
+export const NO_STATUS_CREATE = 'create:no-status'
+
 /** Create a pet; cases with a `shareKey` are sent once per run and judged by every check that asks. */
 export async function createValid(check: Check, pet: NewPetCase, shareKey?: string) {
   check.requireWrites()

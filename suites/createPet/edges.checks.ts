@@ -265,9 +265,7 @@ describe('createPet: the edges real services get wrong', () => {
     await judgeViews(check, (pet) => (pet.nameCase ? { field: 'name', what: `a name of ${pet.nameCase}`, ...nameAlone(check) } : undefined))
   })
 
-  test('[createPet/long-names-kept] a NewPet body of almost 64 KiB (a name of 65,000 UTF-8 bytes) is accepted, and GET /pets/{id} shows the name whole', async ({
-    check,
-  }) => {
+  test('[createPet/long-names-kept] a NewPet body of almost 64 KiB (a name of 65,000 UTF-8 bytes) is accepted, and GET /pets/{id} shows the name whole', async ({ check }) => {
     check.requireWrites()
     requireGetPetInService(check)
     const name = nameOfLength(check.petName('near-64-kib-'), NEAR_64_KIB_NAME_BYTES, 'bytes')
@@ -278,13 +276,21 @@ describe('createPet: the edges real services get wrong', () => {
     // The policy's name lengths row says this body is accepted: a 413 (or any refusal) to it is this rule's failure.
     check.expect.status(post, 201, `POST /pets with a body of ${bytes} bytes (a valid NewPet under 64 KiB, which every service accepts)`)
     const created = check.expect.petObject(post)
-    check.expect.that(created.name === name, `the 201 answer to a body of ${bytes} bytes shows a name of ${Buffer.byteLength(String(created.name))} bytes, not the ${Buffer.byteLength(name)} sent`, {
-      exchange: post,
-      expected: `a name of ${Buffer.byteLength(name)} UTF-8 bytes`,
-    })
+    check.expect.that(
+      created.name === name,
+      `the 201 answer to a body of ${bytes} bytes shows a name of ${Buffer.byteLength(String(created.name))} bytes, not the ${Buffer.byteLength(name)} sent`,
+      {
+        exchange: post,
+        expected: `a name of ${Buffer.byteLength(name)} UTF-8 bytes`,
+      },
+    )
     const id = integerField(created.id)
     check.require(id !== undefined, 'the 201 answer carries no integer id to read the pet back by')
-    const read = await check.eventually(`GET /pets/${id}`, (reader) => reader.getPet(id as bigint), (exchange) => exchange.response?.status === 200)
+    const read = await check.eventually(
+      `GET /pets/${id}`,
+      (reader) => reader.getPet(id as bigint),
+      (exchange) => exchange.response?.status === 200,
+    )
     check.expect.status(read.exchange, 200, `GET /pets/${id} of the pet created with a body of ${bytes} bytes`)
     const shown = check.expect.petObject(read.exchange)
     check.expect.that(shown.name === name, `GET /pets/${id} shows a name of ${Buffer.byteLength(String(shown.name))} bytes, not the ${Buffer.byteLength(name)} sent`, {

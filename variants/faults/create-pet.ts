@@ -9,7 +9,7 @@ import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
 import type { ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
-import { createdId, isCreatePet, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
+import { createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
 export const createPetFaults: Variant[] = [
   {
@@ -33,10 +33,32 @@ export const createPetFaults: Variant[] = [
   },
   {
     name: 'body-limit-32kib-413',
-    description: 'a create whose body is over 32 KiB is refused with 413 and an Error body (a framework default lowered), where the policy says every body up to 64 KiB is accepted',
+    description:
+      'a create whose body is over 32 KiB is refused with 413 and an Error body (a framework default lowered), where the policy says every body up to 64 KiB is accepted',
     catches: ['createPet/long-names-kept'],
     wrap: (reference) => async (request) =>
-      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 32 * 1024 ? errorResponse(413, 'payload_too_large', 'the body is over 32 KiB') : reference(request),
+      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 32 * 1024
+        ? errorResponse(413, 'payload_too_large', 'the body is over 32 KiB')
+        : reference(request),
+  },
+  {
+    name: 'lists-keyed-by-name',
+    description: 'a list keeps one pet of each name (the first it meets): two pets that share a name never meet in a list, though both are stored and read by id',
+    catches: ['createPet/repeated-creates'],
+    wrap: mapAnswers((answer, request) =>
+      isListPets(request) && answer.status === 200
+        ? mapJsonBody(answer, (body) => {
+            if (!Array.isArray(body)) return body
+            const names = new Set<unknown>()
+            return body.filter((pet) => {
+              const name = isJsonObject(pet) ? pet.name : undefined
+              if (names.has(name)) return false
+              names.add(name)
+              return true
+            })
+          })
+        : answer,
+    ),
   },
   {
     name: 'name-cut-at-1024-bytes',
