@@ -45,6 +45,8 @@ export const EDIT_FINDING_SOURCES = {
   'createPet/json-implementation-limits': 'parser limits',
   'createPet/echoes-fields': 'created pet',
   'createPet/returns-201-pet': 'created pet',
+  'createPet/round-trip-get': 'created pet',
+  'createPet/created-pet-listed': 'created pet',
   'createPet/request-media-types': 'request media types',
   'createPet/content-encoding': 'request content codings',
 } as const satisfies Partial<Record<RequirementId, RuleSourceId>>

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib'
 import { type DictionaryField, FIELD_DICTIONARY } from './field-dictionary.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
-import { MEMBER_DICTIONARY } from './member-dictionary.js'
+import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
 import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
 
@@ -277,15 +277,17 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       MEMBER_DICTIONARY.map((member) => {
         const long = member.name.length > 40
         const name = `dictionary member ${long ? `of ${member.name.length} characters` : member.name}`
-        return lazyClass(name, [member], (row) =>
-          edit(
+        const sent = model.body && 'members' in model.body ? model.body.members.find((existing) => existing.name === 'status')?.value : undefined
+        return lazyClass(name, [member], (row) => {
+          const value = memberValue(row, sent)
+          return edit(
             'add-member',
             part,
             name,
-            `add member ${long ? `"${row.name.slice(0, 8)}…" (${row.name.length} characters)` : JSON.stringify(row.name)}: ${row.value}`,
-            withMember(model, row.name, row.value),
-          ),
-        )
+            `add member ${long ? `"${row.name.slice(0, 8)}…" (${row.name.length} characters)` : JSON.stringify(row.name)}: ${value}`,
+            withMember(model, row.name, value),
+          )
+        })
       }),
   },
   {

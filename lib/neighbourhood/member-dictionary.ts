@@ -8,8 +8,11 @@
 export interface DictionaryMember {
   /** The name as written between the quotes. */
   name: string
-  /** Its value as JSON text: one that would change the pet if a service read it as the spec's member. */
-  value: string
+  /**
+   * Its value as JSON text: one that would change the pet if a service read it as the spec's member. `another
+   * status` is a status other than the one the body sends, so that a service that reads it shows something.
+   */
+  value: string | 'another status'
   family: 'spec name in another case' | 'object-model name' | 'long name'
 }
 
@@ -20,7 +23,7 @@ export const MEMBER_DICTIONARY: readonly DictionaryMember[] = [
   { name: 'CategoryId', value: '987654321', family: 'spec name in another case' },
   { name: 'CATEGORYID', value: '"not a number"', family: 'spec name in another case' },
   { name: 'Status', value: '"no-such-status"', family: 'spec name in another case' },
-  { name: 'STATUS', value: '"sold"', family: 'spec name in another case' },
+  { name: 'STATUS', value: 'another status', family: 'spec name in another case' },
   { name: 'Id', value: '1', family: 'spec name in another case' },
   { name: '__proto__', value: '{"name":"from the prototype","categoryId":1,"status":"sold","isAdmin":true}', family: 'object-model name' },
   { name: 'constructor', value: '{"prototype":{"status":"sold","isAdmin":true}}', family: 'object-model name' },
@@ -33,3 +36,12 @@ export const MEMBER_DICTIONARY: readonly DictionaryMember[] = [
   { name: 'x'.repeat(1024), value: '1', family: 'long name' },
   { name: 'n'.repeat(65_536), value: '1', family: 'long name' },
 ]
+
+const STATUSES = ['available', 'pending', 'sold'] as const
+
+/** A member's value as JSON text for a body whose own status member is `sent` (its JSON text, or undefined without one). */
+export function memberValue(member: DictionaryMember, sent: string | undefined): string {
+  if (member.value !== 'another status') return member.value
+  const at = STATUSES.findIndex((status) => JSON.stringify(status) === sent)
+  return JSON.stringify(STATUSES[(at + 1) % STATUSES.length])
+}

@@ -16,6 +16,7 @@ import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood
 import { readWire } from '../../lib/neighbourhood/wire-reading.js'
 import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
+import { followAcceptedCreate, ListReads } from './followed-creates.js'
 
 export interface NeighbourhoodPlan {
   /** The pet the plain get names, when the store showed one. */
@@ -208,6 +209,9 @@ export async function exploreOperation(
   const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
+  // Each accepted create is followed as soon as its 201 comes, while the list of its status still has room.
+  const statusLists = new ListReads(check)
+  const followed: Array<Promise<void>> = []
   const unanswered: OperationExchange[] = []
   let notSent = 0
   let gaveWay = 0
@@ -244,6 +248,7 @@ export async function exploreOperation(
     check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
     const status = exchange.response?.status ?? 0
     if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
+    if (operation === 'createPet' && status === 201 && expectation.key === 'valid') followed.push(followAcceptedCreate(check, { number, edit, exchange }, statusLists))
   }
   // Twice as many edits under way as the client sends at once: each is written, sent and judged, then let go, so a
   // deep run of 16,000 edits does not hold them all written at once.
@@ -255,5 +260,6 @@ export async function exploreOperation(
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, check.context.concurrency * 2) }, worker))
+  await Promise.all(followed)
   return { refusedCreates, unanswered, notSent, gaveWay }
 }

@@ -1,0 +1,89 @@
+/**
+ * Every consequence of an edited create followed (policy §2, created pet; §2b): a create the service accepted made a
+ * pet, and that pet is read back like a plain one, as soon as its 201 comes, while the list of its status still has
+ * room. Its GET /pets/{id} shows what its 201 showed, and the list of the status it shows holds it. A member that
+ * changes what the filter sees but not what the 201 shows, or a pet an edit made that no read can find, shows here.
+ */
+import type { Check } from '../../lib/checks/check.js'
+import { viewDifferences } from '../../lib/checks/differences.js'
+import { windowWords } from '../../lib/data/eventual-reads.js'
+import { listedPets } from '../../lib/data/store-survey.js'
+import { integerField } from '../../lib/http/json.js'
+import { responseObject } from '../../lib/http/response-json.js'
+import { isPetStatus, type OperationExchange, type PetStatus } from '../../lib/spec/petstore-api.js'
+import type { EditedCreate } from './explore.js'
+
+/**
+ * The lists of each status, read for every accepted create that waits on one: a read in flight serves every pet
+ * that asks meanwhile, so a hundred accepted creates cost a few list reads, not a hundred.
+ */
+export class ListReads {
+  private readonly inFlight = new Map<PetStatus, Promise<OperationExchange>>()
+
+  constructor(private readonly check: Check) {}
+
+  read(status: PetStatus): Promise<OperationExchange> {
+    let pending = this.inFlight.get(status)
+    if (!pending) {
+      pending = this.check.api.listPets({ status, limit: 100 }).finally(() => this.inFlight.delete(status))
+      this.inFlight.set(status, pending)
+    }
+    return pending
+  }
+}
+
+/** An accepted edited create followed: read back by id, and looked for in the list of the status its 201 shows. */
+export async function followAcceptedCreate(check: Check, create: EditedCreate, lists: ListReads): Promise<void> {
+  const shown = create.exchange.response?.status === 201 ? responseObject(create.exchange) : undefined
+  const id = shown ? integerField(shown.id) : undefined
+  if (!shown || id === undefined) return
+  const what = `${create.edit.plain.name}, ${create.edit.label}: pet ${id}`
+  const status = shown.status
+  const [read, list] = await Promise.all([
+    check.eventually(
+      `GET /pets/${id}`,
+      (api) => api.getPet(id),
+      (exchange) => exchange.response?.status === 200,
+    ),
+    isPetStatus(status)
+      ? check.eventually(
+          `GET /pets?status=${status}&limit=100 showing pet ${id}`,
+          () => lists.read(status),
+          (exchange) => exchange.response?.status !== 200 || listedPets(exchange).length >= 100 || listedPets(exchange).some((pet) => pet.id === id),
+        )
+      : undefined,
+  ])
+  const got = read.exchange.response?.status === 200 ? responseObject(read.exchange) : undefined
+  const differences = got ? viewDifferences(shown, got) : []
+  check.charge(
+    read.exchange,
+    [
+      !got
+        ? { requirementId: 'createPet/round-trip-get', ok: false, message: `the edited create was answered 201, yet GET /pets/${id} did not answer 200 ${windowWords(read)}` }
+        : differences.length > 0
+          ? { requirementId: 'createPet/round-trip-get', ok: false, message: `GET /pets/${id} shows the pet otherwise than its 201 did: ${differences.join('; ')}` }
+          : { requirementId: 'createPet/round-trip-get', ok: true },
+    ],
+    create.exchange,
+    what,
+  )
+  if (list?.exchange.response?.status !== 200) return
+  const listed = listedPets(list.exchange)
+  const there = listed.some((pet) => pet.id === id)
+  // A full page shows nothing of a pet beyond it: the policy's rule holds while the list has room.
+  if (!there && listed.length >= 100) return
+  check.charge(
+    list.exchange,
+    [
+      there
+        ? { requirementId: 'createPet/created-pet-listed', ok: true }
+        : {
+            requirementId: 'createPet/created-pet-listed',
+            ok: false,
+            message: `shown as ${status} by its 201, it is missing from GET /pets?status=${status}&limit=100, which holds ${listed.length} pets ${windowWords(list)}`,
+          },
+    ],
+    create.exchange,
+    what,
+  )
+}
