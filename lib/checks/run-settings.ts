@@ -19,6 +19,7 @@ type AsDefined =
   | 'categoryIds'
   | 'namePrefix'
   | 'editOperators'
+  | 'deadlineMs'
 
 export type RunSettings = { [K in AsDefined]: SettingValue<K> } & {
   /** The target the run resolved to (the embedded reference's when none was given), and the key it sends. */

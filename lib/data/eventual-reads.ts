@@ -102,7 +102,11 @@ export async function readWithinWindow({
     if (found(exchange)) break
     // A read that was not sent (its operation given up, or the run stopped) will not be sent again: waiting out the window would only stretch the run.
     if (stop?.aborted || exchange.failure?.notSent) break
-    await sleep(wait)
+    // The window is counted on the clock, the reads' own time included: no read starts after it closed, so a pet that
+    // shows only later is missing when the window closes (policy, consistency), however slowly the target answers.
+    const left = windowMs - (performance.now() - started)
+    if (left <= 0) break
+    await sleep(Math.min(wait, left))
     exchange = await read()
     reads += 1
   }

@@ -39,10 +39,14 @@ const LARGEST_PLAIN_ANSWER_BYTES = 256 * 1024
 
 /**
  * How long the run may have paused for the target's rate limits before the edits beyond the cover give way (policy §2,
- * rate limits: a rate limit changes the pace, never the verdicts or the length of the run). Unthrottled, a full run's
- * edits take a second or two; a target that asks for a pause every seventh request would make them take minutes.
+ * rate limits: a rate limit changes the pace, never the verdicts; the run keeps within its deadline by sending fewer
+ * edits): a tenth of the deadline, at most a minute. Unthrottled, a full run's edits take a second or two; a target that
+ * asks for a pause every hundred requests still gets every edit, and one that asks every seventh request gets its
+ * cover and the rest counted as not sent, so its verdict comes in about two minutes instead of six.
  */
-export const EDITS_GIVE_WAY_AFTER_PAUSED_MS = 10_000
+export function editsGiveWayAfterPausedMs(deadlineMs: number): number {
+  return Math.min(60_000, deadlineMs / 10)
+}
 
 /** The limit of the plain list request: far from the default page (20) and the maximum (100), small enough for a store to fill. */
 export const PLAIN_LIMIT = 7
@@ -226,7 +230,7 @@ export async function exploreOperation(
     const expectation = withoutRemovedGet(expectationOf(plainWire, wire, edit, context), getPetRemoved(check), belowPets)
     // Past the rate limits' budget, only the cover and edits judged by a rule no edit was judged by yet are sent: every requirement the plan decides is still decided.
     const rule = ruleOf(expectation)
-    if (!edit.cover && check.client.pausedMs > EDITS_GIVE_WAY_AFTER_PAUSED_MS && plan.rulesJudged.has(rule)) {
+    if (!edit.cover && check.client.pausedMs > editsGiveWayAfterPausedMs(check.context.deadlineMs) && plan.rulesJudged.has(rule)) {
       gaveWay += 1
       check.neighbourhood.gaveWay += 1
       // The coverage table counts what was sent: this edit was not.
