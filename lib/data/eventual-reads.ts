@@ -79,6 +79,8 @@ export interface EventualReadOptions {
   sleep?: (ms: number) => Promise<void>
   /** The first read, when it was already sent. */
   first?: OperationExchange
+  /** The clock the window is counted on (ms): the process's monotonic one. */
+  now?: () => number
 }
 
 export async function readWithinWindow({
@@ -92,9 +94,10 @@ export async function readWithinWindow({
   stop,
   sleep = (ms) => delay(ms, stop),
   first,
+  now = () => performance.now(),
 }: EventualReadOptions): Promise<EventualRead> {
   if (ofCreatedPet) log.reads += 1
-  const started = performance.now() - (first?.durationMs ?? 0)
+  const started = now() - (first?.durationMs ?? 0)
   let exchange = first ?? (await read())
   let reads = 1
   const schedule = log.windowSpent ? [] : backoffSchedule(windowMs)
@@ -104,14 +107,14 @@ export async function readWithinWindow({
     if (stop?.aborted || exchange.failure?.notSent) break
     // The window is counted on the clock, the reads' own time included: no read starts after it closed, so a pet that
     // shows only later is missing when the window closes (policy, consistency), however slowly the target answers.
-    const left = windowMs - (performance.now() - started)
+    const left = windowMs - (now() - started)
     if (left <= 0) break
     await sleep(Math.min(wait, left))
     exchange = await read()
     reads += 1
   }
   const ok = found(exchange)
-  const waitedMs = Math.round(performance.now() - started)
+  const waitedMs = Math.round(now() - started)
   if (ok && reads > 1 && ofCreatedPet) log.lags.push({ what, ms: waitedMs, reads })
   // A read never sent shows nothing of the store: it is no evidence that the target loses pets.
   if (!ok && missIsEvidence && !exchange.failure?.notSent) {

@@ -28,6 +28,26 @@ describe('reads of created pets within the consistency window (policy §2, consi
     }
   })
 
+  test('the window is counted on the clock, the reads’ own time included: no read starts after it closed', async () => {
+    // Each read takes 400 ms on this clock; the pet shows 1,400 ms after the first read started, past a window of 1,000 ms.
+    let clock = 0
+    const starts: number[] = []
+    const read = async () => {
+      starts.push(clock)
+      const shown = clock >= 1_400
+      clock += 400
+      return { id: starts.length, response: { status: shown ? 200 : 404 } } as unknown as OperationExchange
+    }
+    const sleep = async (ms: number) => {
+      clock += ms
+    }
+    const log = new LagLog()
+    const result = await readWithinWindow({ windowMs: 1_000, what: 'GET /pets/1', read, found: (exchange) => exchange.response?.status === 200, log, sleep, now: () => clock })
+    expect(result.found).toBe(false)
+    expect(starts.every((start) => start <= 1_000)).toBe(true)
+    expect(log.missing).toEqual(['GET /pets/1'])
+  })
+
   test('a pet already there is read once, with no wait and no lag recorded', async () => {
     const log = new LagLog()
     const target = readsFinding(1)
