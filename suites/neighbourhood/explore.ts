@@ -16,7 +16,7 @@ import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood
 import { readWire } from '../../lib/neighbourhood/wire-reading.js'
 import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
-import { followAcceptedCreate, ListReads } from './followed-creates.js'
+import { type EditedCreate, followAcceptedCreate, ListReads } from './followed-creates.js'
 
 export interface NeighbourhoodPlan {
   /** The pet the plain get names, when the store showed one. */
@@ -165,12 +165,6 @@ function withoutRemovedGet(expectation: Expectation, removed: boolean, belowPets
           }
         : { kind: 'invariants', source: 'past the removal date', why: 'GET /pets/{id} is past its removal date' },
   }
-}
-
-export interface EditedCreate {
-  number: number
-  edit: PlannedEdit
-  exchange: OperationExchange
 }
 
 /**

@@ -10,8 +10,15 @@ import { windowWords } from '../../lib/data/eventual-reads.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { integerField } from '../../lib/http/json.js'
 import { responseObject } from '../../lib/http/response-json.js'
+import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { isPetStatus, type OperationExchange, type PetStatus } from '../../lib/spec/petstore-api.js'
-import type { EditedCreate } from './explore.js'
+
+/** An edited create the neighbourhood sent: its number (in its name), the edit, and what it got. */
+export interface EditedCreate {
+  number: number
+  edit: PlannedEdit
+  exchange: OperationExchange
+}
 
 /**
  * The lists of each status, read for every accepted create that waits on one: a read in flight serves every pet

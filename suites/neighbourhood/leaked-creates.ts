@@ -6,7 +6,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { isJsonObject } from '../../lib/http/json.js'
 import { type OperationExchange, PET_STATUSES } from '../../lib/spec/petstore-api.js'
-import type { EditedCreate } from './explore.js'
+import type { EditedCreate } from './followed-creates.js'
 
 const NUMBER_IN_NAME = /n(\d{7})/i
 

@@ -134,12 +134,12 @@ export const transportAllowances: Allowance[] = [
   },
   {
     id: 'many-small-chunks',
-    does: 'every body is sent chunked in at least 64 chunks, each written on its own turn of the event loop',
+    does: 'every body is sent chunked in 16 chunks, each written on its own turn of the event loop',
     source: { rfc: 'RFC 9112 §7.1' },
     allowedBy: 'a series of chunks, each with its own size indicator',
     layer: 'transport',
     group: 'framing',
-    wrap: delivered({ chunks: 64 }),
+    wrap: delivered({ chunks: 16 }),
   },
   {
     id: 'chunked-with-trailers',
