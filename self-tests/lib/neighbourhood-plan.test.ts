@@ -9,22 +9,10 @@ import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
-import { plainRequests } from '../../lib/neighbourhood/plain-requests.js'
 import { readPart } from '../../lib/neighbourhood/request-model.js'
+import { testPlains } from '../helpers/plains.js'
 
-const KEY = 'a-key-of-twenty-four-chr'
-
-function plains(operations: Array<'listPets' | 'getPet' | 'createPet'> = ['listPets', 'getPet', 'createPet']) {
-  return plainRequests({
-    baseUrl: 'http://127.0.0.1:8080/v1',
-    apiKey: KEY,
-    fields: { 'user-agent': 'petstore-conformance/0.0.0' },
-    list: { limit: 7, status: 'available' },
-    getId: 30n,
-    create: { name: 'run-n7777777', categoryId: 1n, status: 'sold' },
-    operations,
-  })
-}
+const plains = testPlains
 
 const SEEDS = [1, 2, 3, 424242, 2_147_483_647]
 

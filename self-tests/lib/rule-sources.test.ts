@@ -12,24 +12,17 @@ import { EVERY_EXCHANGE_SOURCES } from '../../lib/checks/incidental-checks.js'
 import { type Expectation, expectationOf } from '../../lib/neighbourhood/edit-oracle.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
-import { plainRequests, wireOf } from '../../lib/neighbourhood/plain-requests.js'
+import { wireOf } from '../../lib/neighbourhood/plain-requests.js'
 import { catalogue, type RequirementId } from '../../lib/spec/catalogue.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { RULE_SOURCES, type RuleSourceId } from '../../lib/spec/rule-sources.js'
+import { PLAIN_KEY, testPlains } from '../helpers/plains.js'
 
-const KEY = 'a-key-of-twenty-four-chr'
+const KEY = PLAIN_KEY
 
 /** Every expectation of every edit a deep run plans, with the key and without, on every operation. */
 function everyExpectation(): Expectation[] {
-  const plains = plainRequests({
-    baseUrl: 'http://127.0.0.1:8080/v1',
-    apiKey: KEY,
-    fields: { 'user-agent': 'petstore-conformance/0.0.0' },
-    list: { limit: 7, status: 'available' },
-    getId: 30n,
-    create: { name: 'run-n7777777', categoryId: 1n, status: 'sold' },
-    operations: ['listPets', 'getPet', 'createPet'],
-  })
+  const plains = testPlains()
   const { edits } = planEdits(plains, { seed: 1, every: true })
   return edits.map((edit) => expectationOf(wireOf(edit.plain.model), wireOf(edit.model, edit.bodyOctets), edit, { apiKey: KEY, baseSegments: ['v1'] }))
 }

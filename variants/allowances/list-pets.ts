@@ -18,6 +18,11 @@ function withQuery(request: ServiceRequest, rewrite: (query: URLSearchParams) =>
   return { ...request, query }
 }
 
+/** A list request's query read another way (`read` makes the query the service acts on); other requests as they are. */
+function readsListQuery(read: (query: URLSearchParams) => URLSearchParams): (inner: Handler) => Handler {
+  return (inner) => async (request) => (isListPets(request) ? inner({ ...request, query: read(request.query) }) : inner(request))
+}
+
 /** A list request whose limit the reference would refuse, read by `read` instead: a number from 1 to 100 replaces it, undefined leaves it. */
 function readsLimit(read: (text: string) => number | undefined): (inner: Handler) => Handler {
   return (inner) => async (request) => {
@@ -177,12 +182,11 @@ export const listPetsAllowances: Allowance[] = [
     allowedBy: 'a parameter the spec does not name is held to the invariants only: a list of at most 100 valid pets, within the limit it applied',
     layer: 'service',
     group: 'unknown parameters',
-    wrap: (inner) => async (request) => {
-      if (!isListPets(request)) return inner(request)
+    wrap: readsListQuery((given) => {
       const query = new URLSearchParams()
-      for (const [name, value] of request.query) query.append(['limit', 'status'].includes(name.toLowerCase()) ? name.toLowerCase() : name, value)
-      return inner({ ...request, query })
-    },
+      for (const [name, value] of given) query.append(['limit', 'status'].includes(name.toLowerCase()) ? name.toLowerCase() : name, value)
+      return query
+    }),
   },
   {
     id: 'repeated-parameters-refused-400',
@@ -203,11 +207,10 @@ export const listPetsAllowances: Allowance[] = [
     allowedBy: 'a parameter given twice is no request the spec describes: the list rules hold for whichever value the service took',
     layer: 'service',
     group: 'repeated parameters',
-    wrap: (inner) => async (request) => {
-      if (!isListPets(request)) return inner(request)
+    wrap: readsListQuery((given) => {
       const query = new URLSearchParams()
-      for (const name of new Set(request.query.keys())) query.set(name, request.query.getAll(name).at(-1) as string)
-      return inner({ ...request, query })
-    },
+      for (const name of new Set(given.keys())) query.set(name, given.getAll(name).at(-1) as string)
+      return query
+    }),
   },
 ]
