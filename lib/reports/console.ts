@@ -73,7 +73,7 @@ function neighbourhoodLine(summary: NeighbourhoodSummary): string {
 }
 
 /** What the run left on the store in one line: the spec has no DELETE, so a user plans for it. */
-function writesLine(writes: WritesSummary): string {
+export function writesLine(writes: WritesSummary): string {
   const created = writes.createdBySeeding + writes.createdByChecks
   const budget =
     writes.maxCreates === undefined

@@ -3,7 +3,7 @@
 import { alarmLine } from '../checks/watchdog.js'
 import { counted, type HeadlineText } from '../judging/headline.js'
 import type { RequirementResult } from '../judging/verdicts.js'
-import { remainingWords } from './console.js'
+import { remainingWords, writesLine } from './console.js'
 import { escapeControlCharacters } from './control-characters.js'
 import type { RunResult } from './run-result.js'
 
@@ -37,6 +37,8 @@ export function renderSummaryMarkdown(run: RunResult): string {
     '| pass | fail | warn | inconclusive | info | skipped | untestable |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.inconclusive} | ${s.info} | ${s.skipped} | ${s.untestable} |`,
+    // What the run left on the store, as the console says it: the spec has no DELETE, so a pipeline plans for it.
+    ...(run.writes ? ['', writesLine(run.writes)] : []),
   ]
   if (run.baseline) {
     const b = run.baseline

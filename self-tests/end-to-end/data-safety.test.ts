@@ -105,9 +105,10 @@ describe('writes a user can plan for', () => {
     expect((writes?.createdBySeeding ?? 0) + (writes?.createdByChecks ?? 0)).toBe(target.store.size - 10)
     expect(writes?.createdBySeeding).toBe(outcome.results?.seeding.created)
     expect(writes?.storeHoldsAtLeast).toBe(target.store.size)
-    expect(outcome.stdout).toMatch(
-      /^Writes: \d+ pets created \(\d+ seeding the store, \d+ by the checks\) by \d+ requests that may create one; the store now holds at least \d+ pets$/m,
-    )
+    const line = /^Writes: \d+ pets created \(\d+ seeding the store, \d+ by the checks\) by \d+ requests that may create one; the store now holds at least \d+ pets$/m
+    expect(outcome.stdout).toMatch(line)
+    // The job summary says it in the same words.
+    expect(readFileSync(join(outcome.reportDir, 'summary.md'), 'utf8').match(line)?.[0]).toBe(outcome.stdout.match(line)?.[0])
   })
 
   test('--max-creates bounds them: no more POSTs reach the target, and the checks that needed more are inconclusive, saying why, never failed', async () => {
