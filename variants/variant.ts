@@ -5,7 +5,7 @@
  */
 
 import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../lib/http/json.js'
-import type { OperatorId } from '../lib/neighbourhood/edit-operators.js'
+import type { OperatorId } from '../lib/settings/settings.js'
 import type { RequirementId } from '../lib/spec/catalogue.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { bearerToken, createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'

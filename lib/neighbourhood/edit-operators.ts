@@ -5,13 +5,12 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
+import type { OperatorId } from '../settings/settings.js'
 import { type DictionaryField, FIELD_DICTIONARY } from './field-dictionary.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
 import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
-
-export type OperatorId = 'drop' | 'duplicate' | 'case' | 'percent' | 'octet' | 'notation' | 'add-field' | 'add-member' | 'nest' | 'json-text'
 
 export interface Edit {
   operator: OperatorId

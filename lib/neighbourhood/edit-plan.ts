@@ -5,7 +5,8 @@
  * profile sends every edit of every class. A plain request without the key gets one edit per operator and part:
  * any edit of it must still be refused, whatever it is.
  */
-import { EDIT_OPERATORS, type Edit, type EditClass, type OperatorId } from './edit-operators.js'
+import type { OperatorId } from '../settings/settings.js'
+import { EDIT_OPERATORS, type Edit, type EditClass } from './edit-operators.js'
 import { type PartRef, partsOf, type RequestModel, readPart } from './request-model.js'
 import { seededIndex, seededPick } from './seeded-choice.js'
 

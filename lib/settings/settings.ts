@@ -13,8 +13,14 @@ import { filterEntrySelects, requirements } from '../spec/catalogue.js'
 import { type ExtraHeaders, extraHeadersProblem, parseExtraHeaders } from './extra-headers.js'
 import { Refused } from './refused.js'
 
-/** The edit operators of the neighbourhood (lib/neighbourhood/edit-operators.ts names each): what --edit-operators may name. */
-export const EDIT_OPERATOR_IDS: readonly string[] = ['drop', 'duplicate', 'case', 'percent', 'octet', 'notation', 'add-field', 'add-member', 'nest', 'json-text']
+/**
+ * The edit operators of the neighbourhood, by id: the one list of them. lib/neighbourhood/edit-operators.ts writes a
+ * row for each (its type says so), --edit-operators may name them, and results.json's schema enumerates them (a
+ * self-test holds the schema to this list).
+ */
+export const EDIT_OPERATOR_IDS = ['drop', 'duplicate', 'case', 'percent', 'octet', 'notation', 'add-field', 'add-member', 'nest', 'json-text'] as const
+
+export type OperatorId = (typeof EDIT_OPERATOR_IDS)[number]
 
 /** `smoke`: read-only, no POST at all (policy §3); `full`: writes included; `deep`: full, with every value of every edit class (policy §2b). */
 export type Profile = 'smoke' | 'full' | 'deep'
@@ -286,7 +292,8 @@ export const SETTINGS = {
     env: 'PETSTORE_EDIT_OPERATORS',
     defaultWords: 'all',
     help: `the edit operators of the neighbourhood to apply (policy §2b), e.g. octet,notation to rerun only those: ${EDIT_OPERATOR_IDS.join(', ')}`,
-    problem: (entry) => (EDIT_OPERATOR_IDS.includes(entry) ? undefined : `--edit-operators: "${entry}" is no edit operator (one of ${EDIT_OPERATOR_IDS.join(', ')})`),
+    problem: (entry) =>
+      (EDIT_OPERATOR_IDS as readonly string[]).includes(entry) ? undefined : `--edit-operators: "${entry}" is no edit operator (one of ${EDIT_OPERATOR_IDS.join(', ')})`,
   }),
   maxEdits: wholeNumber({
     flag: 'max-edits',

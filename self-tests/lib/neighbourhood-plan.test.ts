@@ -3,13 +3,17 @@
  * the id take every octet value, every dictionary row and every n_ text of JSONTestSuite goes once, `deep` sends
  * every value of every class, and --max-edits keeps every operator.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { EDIT_OPERATORS, type OperatorId } from '../../lib/neighbourhood/edit-operators.js'
+import { EDIT_OPERATORS } from '../../lib/neighbourhood/edit-operators.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
 import { readPart } from '../../lib/neighbourhood/request-model.js'
+import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
+import { packageRoot } from '../../lib/spec/package-root.js'
 import { testPlains } from '../helpers/plains.js'
 
 const plains = testPlains
@@ -17,6 +21,16 @@ const plains = testPlains
 const SEEDS = [1, 2, 3, 424242, 2_147_483_647]
 
 beforeAll(loadJsonCorpus)
+
+describe('the operators, written once', () => {
+  test('a row for every operator id, and results.json’s schema enumerates the same ids', () => {
+    expect(EDIT_OPERATORS.map((operator) => operator.id)).toEqual([...EDIT_OPERATOR_IDS])
+    const schema = JSON.parse(readFileSync(join(packageRoot, 'schemas', 'results.schema.json'), 'utf8')) as {
+      properties: { neighbourhood: { properties: { edits: { items: { properties: { operator: { enum: string[] } } } } } } }
+    }
+    expect(schema.properties.neighbourhood.properties.edits.items.properties.operator.enum).toEqual([...EDIT_OPERATOR_IDS])
+  })
+})
 
 describe('a full run edits every part with every operator', () => {
   test.for(SEEDS)('seed %i: every request, part and operator pair has an edit', (seed) => {
