@@ -124,14 +124,16 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
     if (token === undefined || !sameSecret(token, options.apiKey)) return unauthorized(request)
     // Paths are case-sensitive (RFC 3986 §6.2.2.1 normalises only the scheme and host): /V1 is no path of the interface.
     if (request.basePath !== undefined && request.basePath !== '/v1') return errorResponse(404, 'not_found', 'the interface is under /v1')
+    // HEAD is GET without content (RFC 9110 §9.3.2): the server writes no body to it.
+    const reads = request.method === 'GET' || request.method === 'HEAD'
     if (request.path === '/pets') {
-      if (request.method === 'GET') return listPets(store, request.query)
+      if (reads) return listPets(store, request.query)
       if (request.method === 'POST') return createPet(store, request.body)
-      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets`, { allow: 'GET, POST' })
+      return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets`, { allow: 'GET, HEAD, POST' })
     }
     const match = /^\/pets\/([^/]+)$/.exec(request.path)
     if (match?.[1] !== undefined) {
-      if (request.method !== 'GET') return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets/{petId}`, { allow: 'GET' })
+      if (!reads) return errorResponse(405, 'method_not_allowed', `${request.method} is not allowed on /pets/{petId}`, { allow: 'GET, HEAD' })
       const petIdText = decodedSegment(match[1])
       return petIdText === undefined ? errorResponse(400, 'invalid_pet_id', 'petId holds a broken percent-escape') : getPet(store, petIdText)
     }

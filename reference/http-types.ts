@@ -13,6 +13,8 @@ export interface ServiceRequest {
   rawTarget?: string
   /** The path is not under the base path in any spelling (`/v2/pets`, `/pets`): only a server that hands every path to its handler (`everyPath`) lets one through. */
   outside?: true
+  /** The request line's version, as Node reads it (`1.1`, `1.0`). */
+  httpVersion?: string
   /** Header names in lower case. */
   headers: Record<string, string | undefined>
   body: string

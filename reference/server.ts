@@ -68,15 +68,18 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   }
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
-  if (delivery.earlyHints) response.writeEarlyHints({ link: '</v1/pets>; rel=preconnect' })
+  // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2).
+  if (delivery.earlyHints && response.req.httpVersion !== '1.0') response.writeEarlyHints({ link: '</v1/pets>; rel=preconnect' })
   const headers: Record<string, string> = { ...answer.headers }
   if (delivery.closeConnection) headers.connection = 'close'
   const codings = delivery.codings ?? (delivery.gzip ? ['gzip'] : [])
   const body = encoded(answer.body, codings)
   if (codings.length > 0) headers['content-encoding'] = codings.join(', ')
-  const chunked = delivery.chunked || delivery.chunks !== undefined || delivery.trailers !== undefined
+  // Chunks and trailers only where HTTP has them: not to HTTP/1.0 (RFC 9112 §7), not to HEAD, which gets no content.
+  const chunkable = response.req.httpVersion !== '1.0' && response.req.method !== 'HEAD'
+  const chunked = chunkable && (delivery.chunked || delivery.chunks !== undefined || delivery.trailers !== undefined)
   if (!chunked) headers['content-length'] = String(body.length)
-  if (delivery.trailers) headers.trailer = Object.keys(delivery.trailers).join(', ')
+  if (chunked && delivery.trailers) headers.trailer = Object.keys(delivery.trailers).join(', ')
   if (delivery.reasonPhrase !== undefined) response.writeHead(answer.status, delivery.reasonPhrase, headers)
   else response.writeHead(answer.status, headers)
   if (!chunked) return void response.end(body)
@@ -163,6 +166,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
       const serviceRequest: ServiceRequest = underBase
         ? {
             method: request.method ?? 'GET',
+            httpVersion: request.httpVersion,
             basePath: url.pathname.slice(0, BASE_PATH.length),
             path: url.pathname.slice(BASE_PATH.length),
             target: rawTarget.replace(/^\/v1/i, ''),
@@ -172,7 +176,18 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
             body,
             octets,
           }
-        : { method: request.method ?? 'GET', path: url.pathname, target: rawTarget, rawTarget, outside: true, query: url.searchParams, headers, body, octets }
+        : {
+            method: request.method ?? 'GET',
+            httpVersion: request.httpVersion,
+            path: url.pathname,
+            target: rawTarget,
+            rawTarget,
+            outside: true,
+            query: url.searchParams,
+            headers,
+            body,
+            octets,
+          }
       await write(response, await handler(serviceRequest))
     } catch (error) {
       if (!response.headersSent) await write(response, errorResponse(500, 'internal', error instanceof Error ? error.message : String(error)))

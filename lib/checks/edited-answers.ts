@@ -30,6 +30,10 @@ export const EDIT_FINDING_SOURCES = {
   'auth/scheme-case-insensitive': 'Bearer scheme case',
   'auth/bearer-spacing': 'Bearer spacing',
   'responses/meaningless-fields-ignored': 'fields without meaning',
+  'responses/no-server-error': 'no server error',
+  'responses/message-forms': 'message forms',
+  'responses/head-as-get': 'HEAD as GET',
+  'auth/options-without-key': 'OPTIONS without the key',
   'auth/no-access-without-key': 'no access without the key',
   'auth/missing-key-401': 'auth precedence',
   'auth/key-lookalike-401': 'auth precedence',
@@ -170,6 +174,11 @@ function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 
   ]
 }
 
+/** Whether a 4xx is what the judgement asks for: a refusal with one of its statuses, or any refusal of a request without the key. */
+function refusalExpected(judgement: Judgement, status: number): boolean {
+  return (judgement.kind === 'refused' && judgement.statuses.includes(status)) || judgement.kind === 'no access'
+}
+
 /**
  * The findings on an edited request's answer. `plain` is the plain request's exchange, for answers that must be
  * its answer; `lists` what the store's lists show, for a limit in another notation.
@@ -190,7 +199,21 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   // The HTTP layer's own refusal of a message HTTP refuses, or of a method the service does not have.
   if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
   if (expectation.otherMethod && [400, 404, 405, 501].includes(status)) return [answered]
+  // A form HTTP/1.1 defines (HTTP/1.0, absolute-form, chunked, 100-continue) refused in the HTTP layer's own words, or
+  // with a status the judgement does not give: a SHOULD departs, and nothing the service says is judged by it.
+  if (expectation.otherForms.length > 0 && status >= 400 && status < 500 && status !== 429 && !refusalExpected(judgement, status)) {
+    return [
+      answered,
+      {
+        requirementId: 'responses/message-forms',
+        ok: false,
+        message: `answered ${status} to a request in a form HTTP/1.1 defines (${expectation.otherForms.join(', ')}), where ${judgement.why}`,
+      },
+    ]
+  }
   const findings: EditFinding[] = [answered]
+  // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
+  if (!expectation.route && status >= 500) findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
   // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
   const allowed = expectation.allowed.filter((answer) => answer.status === status)
   if (allowed.length > 0) {
@@ -198,7 +221,9 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     return findings
   }
   // An error answer to a request with the key under the base path is the service's own, whatever the path: it has the Error body (spec, Errors).
-  if (!expectation.route && expectation.underBase && expectation.key === 'valid' && status >= 400 && status < 500 && status !== 429) {
+  // A HEAD answer never has content (RFC 9110 §9.3.2), so there is no body to judge.
+  const headAnswer = exchange.request.method === 'HEAD'
+  if (!expectation.route && expectation.underBase && expectation.key === 'valid' && status >= 400 && status < 500 && status !== 429 && !headAnswer) {
     findings.push(
       held('errors/body-schema', (expect) => {
         expect.that(
@@ -216,6 +241,12 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       const [expected, actual] = [view(plain, judgement, expectation.route), view(exchange, judgement, expectation.route)]
       const requirementId = judgement.requirementId
       findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why})`)))
+      break
+    }
+    case 'head': {
+      if (!plain?.response || isRateLimitAnswer(plain.response)) break
+      const expected = plain.response.status
+      findings.push(held(judgement.requirementId, (expect) => expect.that(status === expected, `answered ${status}, where GET got ${expected} (${judgement.why})`)))
       break
     }
     case 'refused':

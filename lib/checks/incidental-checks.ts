@@ -62,6 +62,8 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
   if (!response || keyOf(exchange, apiKey) !== 'none') return []
   const status = response.status
   const pets = petDataIn(exchange)
+  // OPTIONS and a CORS preflight: a 2xx without pet data warns (the edit's judgement: auth/options-without-key).
+  if (status >= 200 && status < 300 && pets === 0 && exchange.request.method === 'OPTIONS') return []
   if (status >= 200 && status < 300) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} to a request without a valid Bearer key` }]
   if (pets > 0) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} with pet data (${pets}) to a request without a valid Bearer key` }]
   return []
@@ -106,8 +108,9 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   const results: IncidentalResult[] = [...access]
   const status = response.status
   const wire = exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire)
-  // HTTP's own refusal of a message it refuses as written, and 501 for a method the service does not have.
-  if (wire?.invalid && status >= 400 && status < 500) return results
+  // HTTP's own refusal of a message it refuses as written, or of a form it may not take (HTTP/1.0, absolute-form, chunked,
+  // 100-continue: responses/message-forms warns), and 501 for a method the service does not have.
+  if ((wire?.invalid || (wire?.otherForms.length ?? 0) > 0) && status >= 400 && status < 500) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

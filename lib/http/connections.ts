@@ -87,7 +87,8 @@ export class TargetConnections {
       return await (ownConnection ? own : keptAlive).request({
         origin,
         path: '/',
-        method: body.body === undefined ? 'GET' : 'POST',
+        // How undici reads the answer: to HEAD, one without content (RFC 9110 §9.3.2), whatever its Content-Length says.
+        method: head.startsWith('HEAD ') ? 'HEAD' : body.body === undefined ? 'GET' : 'POST',
         headers: { [WIRE_MARKER_FIELD]: id },
         ...body,
         signal,

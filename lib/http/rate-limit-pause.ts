@@ -53,8 +53,34 @@ export class RateLimitPause {
     return this.pausedUntil > this.now()
   }
 
-  /** Waits for the pause to end, if the run is paused (a pause set meanwhile is waited for too), or for the run to stop. */
-  async waitIfPaused(): Promise<void> {
-    for (let left = this.pausedUntil - this.now(); left > 0 && !this.stop?.aborted; left = this.pausedUntil - this.now()) await this.sleep(Math.ceil(left))
+  /**
+   * Waits for the pause to end, if the run is paused (a pause set meanwhile is waited for too), or for the run to stop.
+   * Every waiter wakes at once, in the order of `priority` (the more retried first, then in the order they came), so
+   * that the one most retried is the first to ask for a place: woken each by a timer of its own, those that met the
+   * pause first would go first, and a retry could meet the target's next turn-away at every attempt.
+   */
+  async waitIfPaused(priority = 0): Promise<void> {
+    while (this.isPaused() && !this.stop?.aborted) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push({ priority, resolve })
+        void this.alarm()
+      })
+    }
+  }
+
+  private readonly waiters: Array<{ priority: number; resolve: () => void }> = []
+  private alarmSet = false
+
+  /** One sleep to the end of the pause (and of any pause set meanwhile); then every waiter, in order. */
+  private async alarm(): Promise<void> {
+    if (this.alarmSet) return
+    this.alarmSet = true
+    try {
+      for (let left = this.pausedUntil - this.now(); left > 0 && !this.stop?.aborted; left = this.pausedUntil - this.now()) await this.sleep(Math.ceil(left))
+    } finally {
+      this.alarmSet = false
+      const waiters = this.waiters.splice(0).sort((a, b) => b.priority - a.priority)
+      for (const waiter of waiters) waiter.resolve()
+    }
   }
 }

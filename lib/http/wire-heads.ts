@@ -42,6 +42,7 @@ export class WireHeads {
   }
 
   private rewriteHeads(socket: Socket): void {
+    const interim = new InterimContinue(socket)
     const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean
     // undici writes a request's head as one latin1 string (its body, if any, follows as its own chunk).
     socket.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -50,11 +51,58 @@ export class WireHeads {
         const head = id === undefined ? undefined : this.heads.get(id)
         if (id !== undefined && head !== undefined) {
           this.heads.delete(id)
+          if (EXPECTS_CONTINUE.test(head)) interim.expect()
           const done = rest.find((argument) => typeof argument === 'function')
           return done ? write(head, 'latin1', done) : write(head, 'latin1')
         }
       }
       return write(chunk, ...rest)
     }) as Socket['write']
+  }
+}
+
+const EXPECTS_CONTINUE = /\r\nexpect:[ \t]*100-continue[ \t]*\r\n/i
+
+/** A 100 (Continue) interim answer, its fields, and the empty line after them (RFC 9110 §15.2.1). */
+const CONTINUE_ANSWER = /^HTTP\/1\.[01] 100[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/
+
+/**
+ * The 100 (Continue) a server sends to a request with `Expect: 100-continue`, taken off the socket before undici
+ * reads it: undici sends no such request itself and takes a 100 for a broken answer. The body went out at once
+ * (RFC 9110 §10.1.1 lets a client send it without waiting), so the 100 says nothing the final answer does not.
+ */
+class InterimContinue {
+  private pending = false
+  private held = Buffer.alloc(0)
+
+  constructor(socket: Socket) {
+    const read = socket.read.bind(socket)
+    socket.read = ((size?: number) => {
+      const chunk = read(size) as Buffer | null
+      if (!this.pending || chunk === null) return chunk
+      return this.taken(chunk)
+    }) as Socket['read']
+  }
+
+  expect(): void {
+    this.pending = true
+  }
+
+  /** What is left of the octets read once a leading 100 answer is taken off; null while one may still be arriving. */
+  private taken(chunk: Buffer): Buffer | null {
+    this.held = Buffer.concat([this.held, chunk])
+    const text = this.held.toString('latin1')
+    const answer = CONTINUE_ANSWER.exec(text)
+    if (answer) return this.release(this.held.subarray(answer[0].length))
+    // The start of some other answer passes as it is; the start of a 100 waits for its end.
+    const start = text.slice(0, 12)
+    if (!['HTTP/1.1 100', 'HTTP/1.0 100'].some((continues) => continues.startsWith(start))) return this.release(this.held)
+    return text.length > 8192 ? this.release(this.held) : null
+  }
+
+  private release(octets: Buffer): Buffer {
+    this.pending = false
+    this.held = Buffer.alloc(0)
+    return octets
   }
 }

@@ -5,58 +5,21 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
-import type { OperatorId } from '../settings/settings.js'
-import { type DictionaryField, FIELD_DICTIONARY } from './field-dictionary.js'
+import { type ClassOptions, type Edit, type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
+import { FIELD_DICTIONARY } from './field-dictionary.js'
+import { HTTP_PART_OPERATORS } from './http-part-operators.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
 import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
 
-export interface Edit {
-  operator: OperatorId
-  part: PartRef
-  /** The class of values the edit belongs to: a full run sends one edit of each class. */
-  valueClass: string
-  /** The edit in words: `0x1F inside`, `add X-Forwarded-For`. */
-  label: string
-  model: RequestModel
-  /** The body's octets when they are not the model's JSON text (a body sent gzipped). */
-  bodyOctets?: string
-  /** The field the edit added, for the answer's judgement. */
-  field?: DictionaryField
-  /** The corpus a JSON text came from, for its judgement: `n_` must be refused, `i_` and `y_` fragments are INFO. */
-  corpus?: 'n_' | 'i_' | 'y_'
-}
-
-/** A class of values of one operator on one part: how many edits it holds, and each made only when asked for. */
-export interface EditClass {
-  name: string
-  count: number
-  edit: (index: number) => Edit
-}
-
-export interface EditOperator {
-  id: OperatorId
-  title: string
-  /** Whether it edits this part (whose text is `text`). */
-  edits: (part: PartRef, text: string, model: RequestModel) => boolean
-  /**
-   * The classes of edits it makes of the part. `sweep`: the part takes every octet value as a class of its own (the
-   * key, the id). `place`: where an inserted octet goes, by the seed, when a run sends every value but not at every place.
-   */
-  classes: (model: RequestModel, part: PartRef, text: string, options: { sweep: boolean; place?: (value: string, count: number) => number }) => EditClass[]
-}
+export type { ClassOptions, Edit, EditClass, EditOperator }
 
 /** Edits already made, grouped into classes by their valueClass. */
 function grouped(edits: readonly Edit[]): EditClass[] {
   const classes = new Map<string, Edit[]>()
   for (const made of edits) classes.set(made.valueClass, [...(classes.get(made.valueClass) ?? []), made])
   return [...classes].map(([name, members]) => ({ name, count: members.length, edit: (index) => members[index] as Edit }))
-}
-
-/** A class whose edits are made one at a time, from a list of values. */
-function lazyClass<T>(name: string, values: readonly T[], make: (value: T) => Edit): EditClass {
-  return { name, count: values.length, edit: (index) => make(values[index] as T) }
 }
 
 const TEXT_PARTS: readonly PartKind[] = [
@@ -132,10 +95,6 @@ function carried(part: PartRef, notation: string): string {
   return [...octetsOf(notation)].map((octet) => (/[A-Za-z0-9\-._~]/.test(octet) ? octet : percentOf(octet))).join('')
 }
 
-function edit(operator: OperatorId, part: PartRef, valueClass: string, label: string, model: RequestModel, extra: Partial<Edit> = {}): Edit {
-  return { operator, part, valueClass, label, model, ...extra }
-}
-
 /** The body with one member more, written after the others. */
 function withMember(model: RequestModel, name: string, value: string): RequestModel {
   if (!model.body || !('members' in model.body)) return model
@@ -165,6 +124,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     edits: isTextPart,
     classes: (model, part) => grouped([edit('duplicate', part, 'duplicate', `${part.label} twice`, duplicateUnit(model, part))]),
   },
+  ...HTTP_PART_OPERATORS.filter((operator) => operator.id === 'differing-duplicate'),
   {
     id: 'case',
     title: 'change the letter case',
@@ -251,6 +211,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       )
     },
   },
+  ...HTTP_PART_OPERATORS.filter((operator) => operator.id !== 'differing-duplicate'),
   {
     id: 'add-field',
     title: 'add a header field from the dictionary',

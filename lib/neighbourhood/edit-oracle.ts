@@ -30,8 +30,10 @@ export interface Expectation {
   allowed: AllowedAnswer[]
   /** Why HTTP refuses the message as written: a 400 of the HTTP layer's own, or a closed connection, answers it. */
   invalidMessage?: string
-  /** A method the spec does not name: 405, or 501 (RFC 9110 §9.1), answers it. */
+  /** A method the spec does not name, HEAD aside: 405, or 501 (RFC 9110 §9.1), answers it. */
   otherMethod: boolean
+  /** The forms HTTP/1.1 defines that the message takes beside the plain ones (HTTP/1.0, absolute-form, chunked, 100-continue): its HTTP layer may refuse them in its own words. */
+  otherForms: readonly string[]
   route?: Operation
   /** The path is below the base URL's own path as written (a path the service answers for, whether or not the spec names it). */
   underBase: boolean
@@ -53,6 +55,7 @@ const RELAXATION_RULE: Record<Relaxation, { requirementId: RequirementId; source
   'spaces after the scheme': { requirementId: 'auth/bearer-spacing', source: 'Bearer spacing' },
   'fields without meaning ignored': { requirementId: 'responses/meaningless-fields-ignored', source: 'fields without meaning' },
   'host in any case': { requirementId: 'responses/meaningless-fields-ignored', source: 'host in any case' },
+  'message forms read': { requirementId: 'responses/message-forms', source: 'message forms' },
 }
 
 const EQUIVALENT_RULE: Record<Operation, RequirementId> = {
@@ -61,10 +64,18 @@ const EQUIVALENT_RULE: Record<Operation, RequirementId> = {
   createPet: 'createPet/equivalent-spellings',
 }
 
-function readRequest(head: string, body: string | undefined): ReadRequest & { invalid?: string } {
+function readRequest(head: string, body: string | undefined): ReadRequest & { invalid?: string; otherForms: readonly string[] } {
   const wire = readWire(head)
   const [path = '', query] = splitOnce(wire.target, '?')
-  return { method: wire.method, path: path.split('/').slice(1), query, fields: wire.fields, body, ...(wire.invalid ? { invalid: wire.invalid } : {}) }
+  return {
+    method: wire.method,
+    path: path.split('/').slice(1),
+    query,
+    fields: wire.fields,
+    body,
+    otherForms: wire.otherForms,
+    ...(wire.invalid ? { invalid: wire.invalid } : {}),
+  }
 }
 
 /**
@@ -85,9 +96,10 @@ function routeOf(request: ReadRequest, base: readonly string[]): { route?: Opera
   return {}
 }
 
-function meaningInput(request: ReadRequest, context: OracleContext): MeaningInput {
+function meaningInput(request: ReadRequest & { otherForms: readonly string[] }, context: OracleContext): MeaningInput {
   const fixedCount = context.baseSegments.length + 1
   return {
+    otherForms: request.otherForms,
     method: request.method,
     segments: request.path.map((text, index) => ({ text, fixed: index < fixedCount })),
     query: request.query,
@@ -144,11 +156,19 @@ export function expectationOf(plain: { head: string; body?: string }, edited: { 
   const request = readRequest(edited.head, edited.body)
   const key = keyOfWire(edited.head, context.apiKey)
   const { route, idSegment } = routeOf(request, context.baseSegments)
-  const otherMethod = request.method !== 'GET' && request.method !== 'POST'
+  const otherMethod = !['GET', 'POST', 'HEAD'].includes(request.method)
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
   const allowed = allowedAnswers(request, key, context.apiKey)
-  const base = { key, allowed, otherMethod, underBase, ...(request.invalid ? { invalidMessage: request.invalid } : {}), ...(route ? { route } : {}) }
+  const base = {
+    key,
+    allowed,
+    otherMethod,
+    otherForms: request.otherForms,
+    underBase,
+    ...(request.invalid ? { invalidMessage: request.invalid } : {}),
+    ...(route ? { route } : {}),
+  }
   if (key === 'lenient')
     return { ...base, judgement: { kind: 'invariants', source: 'a key only a lenient reader finds', why: 'a lenient reading of the field lines finds the key' } }
   if (key === 'none') {
@@ -165,6 +185,12 @@ export function expectationOf(plain: { head: string; body?: string }, edited: { 
         },
       }
     }
+    // OPTIONS asks for a path's options, and a CORS preflight comes without credentials: a 2xx to it without pet data warns (pet data fails every exchange's rule).
+    if (request.method === 'OPTIONS' && !request.invalid)
+      return {
+        ...base,
+        judgement: { kind: 'no access', requirementId: 'auth/options-without-key', source: 'OPTIONS without the key', why: 'OPTIONS without a valid key: refused, or no pet data' },
+      }
     return {
       ...base,
       judgement: { kind: 'no access', requirementId: 'auth/no-access-without-key', source: 'no access without the key', why: 'no valid key: no 2xx and no pet data' },
@@ -184,6 +210,17 @@ export function expectationOf(plain: { head: string; body?: string }, edited: { 
     }
   }
   const plainRoute = routeOf(plainRequest, context.baseSegments).route
+  // HEAD in place of a read's GET, the rest as it was: GET's status without content (RFC 9110 §9.3.2).
+  if (
+    request.method === 'HEAD' &&
+    plainRequest.method === 'GET' &&
+    sameMeaning(meaningInput(plainRequest, context), { ...meaningInput(request, context), method: 'GET' })?.level === 'MUST'
+  ) {
+    return {
+      ...base,
+      judgement: { kind: 'head', requirementId: 'responses/head-as-get', source: 'HEAD as GET', why: 'HEAD in place of GET: the status GET gets, without content' },
+    }
+  }
   const same = sameMeaning(meaningInput(plainRequest, context), meaningInput(request, context))
   const rule = (operation: Operation) =>
     same?.level === 'SHOULD' ? RELAXATION_RULE[same.relaxation] : { requirementId: EQUIVALENT_RULE[operation], source: 'same meaning' as const }

@@ -38,6 +38,12 @@ export interface CoverageRow {
 const DICTIONARY_OPERATORS: ReadonlySet<OperatorId> = new Set(['add-field', 'add-member', 'json-text'])
 
 /**
+ * Operators whose every class goes to a request without the key too: the methods, where a way past the key hides in
+ * one of them (HEAD answered by GET's handler before its check, OPTIONS, an unsafe method routed around it).
+ */
+const EVERY_CLASS_WITHOUT_KEY: ReadonlySet<OperatorId> = new Set(['other-method'])
+
+/**
  * Parts that take every octet value, each a class of its own: the key (on the list request) and the id, where one
  * octet decides who gets in and what is read.
  */
@@ -52,7 +58,7 @@ const leftToTheParser = (name: string) => /^[iy]_ /.test(name)
 
 export function planEdits(
   plains: readonly PlainRequest[],
-  options: { seed: number; every: boolean; maxEdits?: number | undefined; operators?: readonly string[] | undefined },
+  options: { seed: number; every: boolean; writes: boolean; maxEdits?: number | undefined; operators?: readonly string[] | undefined },
 ): { edits: PlannedEdit[]; coverage: CoverageRow[] } {
   const { seed, every } = options
   /** The edits chosen, each made only once it is known to be sent. */
@@ -71,7 +77,9 @@ export function planEdits(
         if (!operator.edits(part, text, plain.model) || !applies(operator.id, options.operators)) continue
         const where = `${plain.name}|${part.label}|${operator.id}`
         const place = every ? (value: string, count: number) => seededIndex(seed, `${where}|${value}`, count) : undefined
-        const classes = operator.classes(plain.model, part, text, { sweep: sweeps(plain, part), ...(place ? { place } : {}) }).filter((editClass) => editClass.count > 0)
+        const classes = operator
+          .classes(plain.model, part, text, { sweep: sweeps(plain, part), writes: options.writes, ...(place ? { place } : {}) })
+          .filter((editClass) => editClass.count > 0)
         if (classes.length === 0) continue
         const places = classes.map((editClass) => ({ plain, part, operator: operator.id, editClass }))
         const row = (key: string, place: Place) => rows.set(key, [...(rows.get(key) ?? []), place])
@@ -80,7 +88,7 @@ export function planEdits(
           for (const place of places) row(`keyless|${operator.id}|${place.editClass.name}`, place)
           continue
         }
-        if (plain.keyless) {
+        if (plain.keyless && !EVERY_CLASS_WITHOUT_KEY.has(operator.id)) {
           // Every other edit of a request without the key must be refused: one class per operator and part says it, deep or not.
           const place = seededPick(seed, where, places)
           pick(place, `${where}|${place.editClass.name}`)

@@ -20,6 +20,8 @@ import { fieldValues, type WireField } from './wire-reading.js'
  */
 export type Judgement = { why: string; source: RuleSourceId } & (
   | { kind: 'plain answer'; requirementId: RequirementId }
+  /** HEAD in place of GET: the plain request's status, without content (RFC 9110 §9.3.2). */
+  | { kind: 'head'; requirementId: RequirementId }
   | { kind: 'refused'; statuses: readonly number[]; requirementId: RequirementId }
   | { kind: 'no access'; requirementId: RequirementId }
   | { kind: 'pet'; id: bigint }

@@ -5,7 +5,7 @@
  */
 import type { Operation } from '../spec/petstore-api.js'
 import type { PlainRequest } from './edit-plan.js'
-import { type Body, bodyText, type Field, octetsOf, type RequestModel, type Segment, wireHead } from './request-model.js'
+import { type Body, bodyText, type Field, type Framing, octetsOf, type RequestModel, type Segment, wireHead } from './request-model.js'
 
 export interface PlainRequestOptions {
   baseUrl: string
@@ -49,6 +49,10 @@ function model(operation: Operation, options: PlainRequestOptions, withKey: bool
   return {
     operation,
     method: operation === 'createPet' ? 'POST' : 'GET',
+    version: 'HTTP/1.1',
+    targetForm: 'origin',
+    origin: base.origin,
+    framing: 'Content-Length',
     segments,
     query:
       operation === 'listPets'
@@ -73,22 +77,25 @@ export function plainRequests(options: PlainRequestOptions): PlainRequest[] {
   ])
 }
 
-/** A request as it goes on the wire: its head, and its body's octets (given, for a body sent in another coding). */
+/**
+ * A request as it goes on the wire: its head, and its body's octets (given, for a body sent in another coding) before
+ * they are framed: what the body means, which the framing does not change (the sender frames it: framedOctets).
+ */
 export interface WireRequest {
   head: string
   body?: string
+  framing: Framing
 }
 
 export function wireOf(request: RequestModel, bodyOctets?: string, options: { keptAlive?: boolean } = {}): WireRequest {
   const body = bodyOctets ?? (request.body ? bodyText(request.body) : undefined)
-  const head = wireHead(request, options)
-  if (body === undefined) return { head }
-  return { head: head.replace(/Content-Length: \d+\r\n\r\n$/, `Content-Length: ${body.length}\r\n\r\n`), body }
+  const head = wireHead(request, { ...options, bodyLength: body?.length })
+  return { head, framing: request.framing, ...(body === undefined ? {} : { body }) }
 }
 
 /** A create's request with its number in place of the marker, wherever the edit left the marker. */
 export function numberedCreate(wire: WireRequest, number: number): WireRequest {
   const digits = String(number).padStart(CREATE_NUMBER_MARKER.length, '0')
   if (wire.body === undefined || !wire.body.includes(CREATE_NUMBER_MARKER)) return wire
-  return { head: wire.head, body: wire.body.replaceAll(CREATE_NUMBER_MARKER, digits) }
+  return { ...wire, body: wire.body.replaceAll(CREATE_NUMBER_MARKER, digits) }
 }

@@ -10,9 +10,16 @@
 import { JsonNumber, type JsonValue, parseJson } from '../http/json.js'
 import { fieldValues, keyInValue, type WireField } from './wire-reading.js'
 
-export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'spaces after the scheme' | 'fields without meaning ignored' | 'host in any case'
+export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'spaces after the scheme' | 'fields without meaning ignored' | 'host in any case' | 'message forms read'
 
-export const RELAXATIONS: readonly Relaxation[] = ['fixed segments decoded', 'scheme in any case', 'spaces after the scheme', 'fields without meaning ignored', 'host in any case']
+export const RELAXATIONS: readonly Relaxation[] = [
+  'fixed segments decoded',
+  'scheme in any case',
+  'spaces after the scheme',
+  'fields without meaning ignored',
+  'host in any case',
+  'message forms read',
+]
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/
 
@@ -131,6 +138,9 @@ export function hasRepeatedName(text: string): boolean {
   return false
 }
 
+/** The fields that frame a message or keep its connection: no part of what it asks. */
+const FRAMING_FIELDS = new Set(['connection', 'content-length', 'transfer-encoding', 'trailer', 'expect'])
+
 export interface MeaningInput {
   method: string
   /** The segments of the path, and which are the fixed ones (the base URL's and `pets`). */
@@ -138,6 +148,8 @@ export interface MeaningInput {
   query: string | undefined
   fields: readonly WireField[]
   body: string | undefined
+  /** The forms of the message beside the plain ones (wire-reading.ts: HTTP/1.0, an absolute-form target, a chunked body, Expect: 100-continue). */
+  otherForms: readonly string[]
   apiKey: string
   /** Names of fields that carry no meaning for this API (the dictionary's), in lower case. */
   meaningless: ReadonlySet<string>
@@ -150,8 +162,9 @@ export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>)
   const byName = new Map<string, string[]>()
   for (const field of input.fields) {
     const name = field.name.toLowerCase()
-    // How the message is framed and whether its connection stays open say nothing of what it asks (RFC 9112 §6, §9.6).
-    if (name === 'connection' || name === 'content-length') continue
+    // How the message is framed and whether its connection stays open say nothing of what it asks (RFC 9112 §6, §7, §9.6);
+    // the forms the framing takes are in otherForms.
+    if (FRAMING_FIELDS.has(name)) continue
     if (relaxed.has('fields without meaning ignored') && input.meaningless.has(name)) continue
     byName.set(name, [...(byName.get(name) ?? []), field.value.replace(/^[ \t]+|[ \t]+$/g, '')])
   }
@@ -171,6 +184,9 @@ export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>)
   const host = byName.get('host')
   byName.delete('host')
   return JSON.stringify({
+    // HTTP/1.0, absolute-form, chunked and 100-continue mean what the plain forms mean (RFC 9112 §2.3, §3.2.2, §7.1; RFC
+    // 9110 §10.1.1), but no policy row says so: a SHOULD, read alone.
+    forms: relaxed.has('message forms read') ? [] : input.otherForms,
     method: input.method,
     segments,
     query,

@@ -6,6 +6,9 @@
  * the request is written exactly as its parts say, with nothing normalised.
  */
 import type { Operation } from '../spec/petstore-api.js'
+import { FRAMINGS, type Framing, framingLines } from './body-framing.js'
+
+export { FRAMINGS, type Framing }
 
 export interface Field {
   name: string
@@ -36,9 +39,19 @@ export interface Member {
 /** The body as members of a flat object (written `{"a":1,"b":2}`), or as text once an edit no longer keeps it one. */
 export type Body = { members: Member[] } | { text: string }
 
+/** The request-target's form (RFC 9112 §3.2): origin-form (`/v1/pets`), or absolute-form (`http://host/v1/pets`), which a server MUST accept. */
+export type TargetForm = 'origin' | 'absolute'
+
 export interface RequestModel {
   operation: Operation
   method: string
+  /** The HTTP version of the request line: `HTTP/1.1`, or `HTTP/1.0`. */
+  version: string
+  targetForm: TargetForm
+  /** The scheme and authority an absolute-form target is written with (`http://127.0.0.1:8080`). */
+  origin: string
+  /** How the body is framed; a request without a body has none. */
+  framing: Framing
   segments: Segment[]
   query: Field[]
   headers: Field[]
@@ -54,6 +67,9 @@ export interface RequestModel {
 
 export type PartKind =
   | 'method'
+  | 'version'
+  | 'target form'
+  | 'framing'
   | 'segment'
   | 'query name'
   | 'query value'
@@ -88,7 +104,11 @@ export function bodyText(body: Body): string {
 
 /** Every part of a request, in a stable order. */
 export function partsOf(model: RequestModel): PartRef[] {
-  const parts: PartRef[] = [{ kind: 'method', index: 0, label: 'method' }]
+  const parts: PartRef[] = [
+    { kind: 'method', index: 0, label: 'method' },
+    { kind: 'version', index: 0, label: 'HTTP version' },
+    { kind: 'target form', index: 0, label: 'request-target form' },
+  ]
   model.segments.forEach((segment, index) => {
     parts.push({ kind: 'segment', index, label: `${segment.role} segment ${segment.role === 'id' ? '{petId}' : segment.text}` })
   })
@@ -103,7 +123,7 @@ export function partsOf(model: RequestModel): PartRef[] {
   }
   parts.push({ kind: 'header fields', index: 0, label: 'header fields' })
   if (model.body) {
-    parts.push({ kind: 'body text', index: 0, label: 'body text' })
+    parts.push({ kind: 'framing', index: 0, label: 'body framing' }, { kind: 'body text', index: 0, label: 'body text' })
     if ('members' in model.body) {
       model.body.members.forEach((member, index) => {
         parts.push({ kind: 'member name', index, label: `member name ${member.name}` }, { kind: 'member value', index, label: `member value ${member.name}` })
@@ -117,7 +137,8 @@ function cloneBody(body: Body): Body {
   return 'members' in body ? { members: body.members.map((member) => ({ ...member })) } : { text: body.text }
 }
 
-function clone(model: RequestModel): RequestModel {
+/** A copy of a request whose parts can be changed without changing the original's. */
+export function clone(model: RequestModel): RequestModel {
   return {
     ...model,
     segments: model.segments.map((segment) => ({ ...segment })),
@@ -130,7 +151,7 @@ function clone(model: RequestModel): RequestModel {
 
 const AUTH_PART = { 'auth name': 'name', 'auth scheme': 'scheme', 'auth separator': 'separator', 'auth token': 'token' } as const
 
-function membersOf(model: RequestModel): Member[] {
+export function membersOf(model: RequestModel): Member[] {
   if (!model.body || !('members' in model.body)) throw new Error('the body has no members')
   return model.body.members
 }
@@ -140,6 +161,12 @@ export function readPart(model: RequestModel, part: PartRef): string {
   switch (part.kind) {
     case 'method':
       return model.method
+    case 'version':
+      return model.version
+    case 'target form':
+      return model.targetForm
+    case 'framing':
+      return model.framing
     case 'segment':
       return model.segments[part.index]?.text ?? ''
     case 'query name':
@@ -178,6 +205,15 @@ export function writePart(model: RequestModel, part: PartRef, text: string): Req
     case 'method':
       edited.method = text
       break
+    case 'version':
+      edited.version = text
+      break
+    case 'target form':
+      edited.targetForm = text === 'absolute' ? 'absolute' : 'origin'
+      break
+    case 'framing':
+      edited.framing = FRAMINGS.find((framing) => framing === text) ?? 'Content-Length'
+      break
     case 'segment':
       at(edited.segments).text = text
       break
@@ -215,9 +251,10 @@ export function writePart(model: RequestModel, part: PartRef, text: string): Req
 }
 
 /** The unit a part belongs to, for drop and duplicate: the segment, parameter, field or member it is a part of. */
-type Unit = 'method' | 'segments' | 'query' | 'headers' | 'authorization' | 'members' | 'body'
+type Unit = 'method' | 'segments' | 'query' | 'headers' | 'authorization' | 'members' | 'body' | 'message form'
 
 function unitOf(kind: PartKind): Unit {
+  if (kind === 'version' || kind === 'target form' || kind === 'framing') return 'message form'
   if (kind === 'segment') return 'segments'
   if (kind === 'query name' || kind === 'query value') return 'query'
   if (kind === 'header name' || kind === 'header value' || kind === 'header fields') return 'headers'
@@ -238,6 +275,8 @@ export function dropUnit(model: RequestModel, part: PartRef): RequestModel {
   const edited = clone(model)
   const remove = <T>(items: T[]) => items.splice(part.index, 1)
   switch (unitOf(part.kind)) {
+    case 'message form':
+      throw new Error(`the ${part.label} is no text to drop`)
     case 'method':
       edited.method = ''
       break
@@ -271,6 +310,8 @@ export function duplicateUnit(model: RequestModel, part: PartRef): RequestModel 
     if (item !== undefined) items.splice(part.index + 1, 0, structuredClone(item))
   }
   switch (unitOf(part.kind)) {
+    case 'message form':
+      throw new Error(`the ${part.label} is no text to give twice`)
     case 'method':
       edited.method = `${model.method}${model.method}`
       break
@@ -298,10 +339,11 @@ export function duplicateUnit(model: RequestModel, part: PartRef): RequestModel 
   return edited
 }
 
-/** The request-target: the segments joined, and the query. */
+/** The request-target: the segments joined, and the query; in absolute-form, after the scheme and authority. */
 export function targetOf(model: RequestModel): string {
   const path = `/${model.segments.map((segment) => segment.text).join('/')}`
-  return model.query.length === 0 ? path : `${path}?${model.query.map((field) => `${field.name}=${field.value}`).join('&')}`
+  const target = model.query.length === 0 ? path : `${path}?${model.query.map((field) => `${field.name}=${field.value}`).join('&')}`
+  return model.targetForm === 'absolute' ? `${model.origin}${target}` : target
 }
 
 /** The header fields as sent, in order, the Authorization fields last. */
@@ -321,11 +363,15 @@ export function bodyOctetsOf(model: RequestModel): string | undefined {
 /**
  * The request's head as it goes on the wire, octet for octet: the request line, every field as the parts say,
  * `Connection: close` unless the request may share a connection (a request whose edit may break the framing has
- * a connection of its own, so it breaks no other request), and the body's length.
+ * a connection of its own, so it breaks no other request), and the fields that frame a body of `bodyLength` octets.
  */
-export function wireHead(model: RequestModel, { keptAlive = false }: { keptAlive?: boolean } = {}): string {
+export function wireHead(model: RequestModel, { keptAlive = false, bodyLength }: { keptAlive?: boolean; bodyLength?: number | undefined } = {}): string {
   const body = bodyOctetsOf(model)
-  const lines = [`${model.method} ${targetOf(model)} HTTP/1.1`, ...fieldLines(model).map((field) => `${field.name}: ${field.value}`), ...(keptAlive ? [] : ['Connection: close'])]
-  if (body !== undefined) lines.push(`Content-Length: ${body.length}`)
+  const lines = [
+    `${model.method} ${targetOf(model)} ${model.version}`,
+    ...fieldLines(model).map((field) => `${field.name}: ${field.value}`),
+    ...(keptAlive ? [] : ['Connection: close']),
+  ]
+  if (body !== undefined) lines.push(...framingLines(model.framing, bodyLength ?? body.length))
   return `${lines.join('\r\n')}\r\n\r\n`
 }

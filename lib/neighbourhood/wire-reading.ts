@@ -12,10 +12,17 @@ export interface WireField {
 
 export interface WireReading {
   method: string
+  /** The target in origin-form: an absolute-form target's path and query (RFC 9112 §3.2.2: its authority stands in for Host). */
   target: string
   fields: WireField[]
   /** Why HTTP/1.1 refuses the message as written, when it does. */
   invalid?: string
+  /**
+   * The forms HTTP/1.1 defines that the plain request does not take, in words: `HTTP/1.0`, `an absolute-form target`,
+   * `a chunked body`, `Expect: 100-continue`. Such a message means what the plain one means (RFC 9112 §2.3, §3.2.2,
+   * §7.1; RFC 9110 §10.1.1), but the HTTP layer in front of a service may refuse it in its own words.
+   */
+  otherForms: string[]
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -23,6 +30,9 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 /** A Host field's value: `uri-host [ ":" port ]` (RFC 9110 §7.2, RFC 3986 §3.2.2): an IP literal, or a reg-name of unreserved, escaped and sub-delims octets (an IPv4 address among them), then digits. */
 const HOST_VALUE = /^(\[[0-9A-Fa-f:.vV]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(:\d*)?$/
+
+/** An absolute-form target (RFC 9112 §3.2.2): the scheme and authority, then the path and query, if any. */
+const ABSOLUTE_FORM = /^(https?:\/\/[^/?#]+)([/?].*)?$/i
 
 /** The octets a request-target may hold (RFC 3986 pchar, `/`, `?`, and `%` of an escape). */
 const TARGET = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/
@@ -49,9 +59,20 @@ function readHead(head: string): WireReading {
   const target = parts.length === 3 ? (parts[1] ?? '') : parts.slice(1, -1).join(' ')
   const fields: WireField[] = []
   const problems: string[] = []
-  if (parts.length !== 3 || parts[2] !== 'HTTP/1.1') problems.push('the request line is not method, target and version with one space between')
+  const otherForms: string[] = []
+  const version = parts[2]
+  if (parts.length !== 3 || (version !== 'HTTP/1.1' && version !== 'HTTP/1.0'))
+    problems.push('the request line is not method, target and version (HTTP/1.1 or HTTP/1.0) with one space between')
+  else if (version === 'HTTP/1.0') otherForms.push('HTTP/1.0')
   if (!TOKEN.test(method)) problems.push('the method is not a token')
-  if (!TARGET.test(target) || !target.startsWith('/') || /%(?![0-9A-Fa-f]{2})/.test(target)) problems.push('the target holds an octet a URI may not, or a broken escape')
+  // absolute-form (RFC 9112 §3.2.2): read as the origin-form it names.
+  const absolute = ABSOLUTE_FORM.exec(target)
+  const originForm = absolute ? absolute[2] || '/' : target
+  if (absolute) otherForms.push('an absolute-form target')
+  if (!TARGET.test(originForm) || !originForm.startsWith('/') || /%(?![0-9A-Fa-f]{2})/.test(originForm))
+    problems.push('the target holds an octet a URI may not, or a broken escape')
+  // CONNECT takes an authority-form target only (RFC 9112 §3.2.3).
+  if (method === 'CONNECT') problems.push('CONNECT with a target that is no authority-form')
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':')
     const name = colon < 0 ? line : line.slice(0, colon)
@@ -61,9 +82,22 @@ function readHead(head: string): WireReading {
     fields.push({ name, value })
   }
   const hosts = fields.filter((field) => field.name.toLowerCase() === 'host')
-  if (hosts.length !== 1) problems.push(hosts.length === 0 ? 'there is no Host field' : 'there is more than one Host field')
-  else if (!HOST_VALUE.test(hosts[0]?.value ?? '')) problems.push('the Host field is no uri-host [ ":" port ] (RFC 9112 §3.2: a server MUST answer 400)')
-  return { method, target, fields, ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}) }
+  // HTTP/1.0 has no Host field of its own (RFC 9112 §3.2: a 1.1 request MUST carry one).
+  if (hosts.length > 1 || (hosts.length === 0 && version !== 'HTTP/1.0')) problems.push(hosts.length === 0 ? 'there is no Host field' : 'there is more than one Host field')
+  else if (hosts.length === 1 && !HOST_VALUE.test(hosts[0]?.value ?? '')) problems.push('the Host field is no uri-host [ ":" port ] (RFC 9112 §3.2: a server MUST answer 400)')
+  const codings = fieldValues(fields, 'transfer-encoding')
+  if (codings.length > 0) {
+    // chunked, last and once, is the one coding every HTTP/1.1 recipient reads (RFC 9112 §6.1, §7.1); beside a Content-Length it is a message to refuse (§6.3).
+    if (codings.join(',').replace(/[ \t]/g, '').toLowerCase() !== 'chunked') problems.push(`Transfer-Encoding: ${codings.join(', ')} is not chunked alone`)
+    else if (fieldValues(fields, 'content-length').length > 0) problems.push('both Transfer-Encoding and Content-Length')
+    else otherForms.push('a chunked body')
+  }
+  const expectations = fieldValues(fields, 'expect')
+  if (expectations.length > 0) {
+    if (expectations.length === 1 && expectations[0]?.toLowerCase() === '100-continue') otherForms.push('Expect: 100-continue')
+    else problems.push(`Expect: ${expectations.join(', ')} is no expectation HTTP defines (a server may answer 417)`)
+  }
+  return { method, target: originForm, fields, otherForms, ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}) }
 }
 
 /** The values of one field, by its name in any letter case (field names are case-insensitive, RFC 9110 §5.1). */

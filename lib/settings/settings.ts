@@ -18,7 +18,23 @@ import { Refused } from './refused.js'
  * row for each (its type says so), --edit-operators may name them, and results.json's schema enumerates them (a
  * self-test holds the schema to this list).
  */
-export const EDIT_OPERATOR_IDS = ['drop', 'duplicate', 'case', 'percent', 'octet', 'notation', 'add-field', 'add-member', 'nest', 'json-text'] as const
+export const EDIT_OPERATOR_IDS = [
+  'drop',
+  'duplicate',
+  'differing-duplicate',
+  'case',
+  'percent',
+  'octet',
+  'notation',
+  'other-method',
+  'other-version',
+  'target-form',
+  'framing',
+  'add-field',
+  'add-member',
+  'nest',
+  'json-text',
+] as const
 
 export type OperatorId = (typeof EDIT_OPERATOR_IDS)[number]
 

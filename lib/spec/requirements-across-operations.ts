@@ -139,6 +139,30 @@ export const acrossOperationRequirements = {
       "Referer, Origin, Via, Forwarded and its X-Forwarded-*/X-Real-IP forebears, an unknown Cookie, a browser's User-Agent and the other fields the field dictionary marks as carrying no meaning, added to a read, get the plain request's answer; so does the Host in another letter case. RFC 9110 §10.1.3 lets servers refuse on Referer, so a refusal warns, and must still be a 4xx with an Error body (errors/body-schema, a MUST).",
     reportedByRun: true,
   }),
+  'responses/message-forms': should({
+    title: 'a request in another form HTTP/1.1 defines gets the answer the plain request gets',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: 'RFC 9112 §2.3, §3.2.2, §7.1; RFC 9110 §10.1.1 (no policy row: docs/decisions.md proposes one)',
+    decision:
+      'The plain requests sent as HTTP/1.0, with an absolute-form target, with the body chunked (in one chunk, in many, with a chunk extension, with a trailer) or after Expect: 100-continue mean what they mean plainly, and get the plain answer: a different answer, or the HTTP layer refusing the form in its own words, warns. Every invariant still holds at MUST (no 5xx, no 2xx without the key, nothing created by a refused create).',
+    reportedByRun: true,
+  }),
+  'responses/head-as-get': should({
+    title: 'HEAD is answered as GET is, without content',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: 'RFC 9110 §9.1, §9.3.2 (no policy row: docs/decisions.md proposes one)',
+    decision:
+      'HEAD in place of the plain list and get requests gets the status GET gets (RFC 9110 §9.1: every general-purpose server MUST support HEAD); a 405 or any other status warns. Without the key, a 2xx to HEAD is a failure of auth/no-access-without-key (MUST), like any request.',
+    reportedByRun: true,
+  }),
+  'auth/options-without-key': should({
+    title: 'OPTIONS without the key is refused, or answered with no pet data',
+    specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
+    source: `${POLICY}b (no 2xx without a valid key); RFC 9110 §9.3.7; Fetch (CORS preflight)`,
+    decision:
+      'OPTIONS asks for the communication options of a path, and a browser sends a CORS preflight without credentials and needs a 2xx to it: so a 2xx without pet data (an Allow list, a preflight answer) warns here instead of failing auth/no-access-without-key. Pet data in any answer without the key is still a MUST failure. docs/decisions.md proposes the policy row.',
+    reportedByRun: true,
+  }),
   'responses/edits-answered': should({
     title: 'every one-element edit of a request the suite sends is answered in time',
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',

@@ -34,6 +34,20 @@ export const RULE_SOURCES = {
     cites: 'RFC 3986 §6.2.2.1, RFC 9110 §4.2.3 (the host is case-insensitive); no policy row (docs/decisions.md proposes one): SHOULD at most',
     level: 'SHOULD',
   },
+  'message forms': {
+    cites:
+      'RFC 9112 §2.3 (HTTP/1.0), §3.2.2 (a server MUST accept absolute-form), §7.1 (a recipient MUST parse chunked); RFC 9110 §10.1.1 (100-continue); no policy row (docs/decisions.md proposes one): SHOULD at most',
+    level: 'SHOULD',
+  },
+  'HEAD as GET': {
+    cites: 'RFC 9110 §9.1 (every general-purpose server MUST support HEAD), §9.3.2 (HEAD is GET without content); no policy row (docs/decisions.md proposes one): SHOULD at most',
+    level: 'SHOULD',
+  },
+  'OPTIONS without the key': {
+    cites:
+      'policy §2b (no 2xx without a valid key) read with RFC 9110 §9.3.7 and the Fetch standard (a CORS preflight carries no credentials and needs an ok status): a 2xx without pet data warns; docs/decisions.md proposes the row',
+    level: 'SHOULD',
+  },
   'auth precedence': { cites: 'policy §2 (auth precedence: 401 comes before every other answer); spec Authentication 3', level: 'MUST' },
   'the pet the id names': { cites: 'spec getPet; policy §2b (no edit reaches a pet other than the one the plain request names)', level: 'MUST' },
   'ids in other notations': { cites: 'policy §2 (other notations), policy §2 (non-integer or out-of-int64 `petId`: 400 or 404 with an Error body)', level: 'MUST' },

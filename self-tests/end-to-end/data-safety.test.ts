@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { SAFE_METHODS } from '../../lib/neighbourhood/methods.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { type CliOutcome, runCli, verdictOf } from '../helpers/run-cli.js'
 import { API_KEY, useTargets } from '../helpers/targets.js'
@@ -37,7 +38,9 @@ describe('the smoke profile is read-only and still decides what the data allows'
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0)
     expect(outcome.stdout).toMatch(/Profile: smoke \(default against a given URL.*\); read-only: this run sends no POST/)
     expect(target.requests.length).toBeGreaterThan(50)
-    expect(target.requests.filter((request) => request.method !== 'GET')).toEqual([])
+    // Read-only: GET, and the registry's other safe methods the neighbourhood puts in its place (HEAD, OPTIONS, PROPFIND, …).
+    expect(target.requests.filter((request) => !SAFE_METHODS.has(request.method))).toEqual([])
+    expect(target.requests.some((request) => request.method === 'HEAD')).toBe(true)
     expect(target.store.size).toBe(150)
     for (const id of [...DATA_DEPENDENT, 'listPets/limit-caps-size', 'auth/missing-key-401']) expect(verdictOf(outcome, id), id).toBe('pass')
     expect(verdictOf(outcome, 'createPet/returns-201-pet')).toBe('inconclusive')
@@ -56,12 +59,12 @@ describe('the smoke profile is read-only and still decides what the data allows'
     expect(reasons).toEqual(['the store is known to hold 3 pets; 21 are needed for the default page to be evidence', 'none of the 10 sequences could decide it on this target'])
   })
 
-  test('against an empty store: exit 0, every data-dependent requirement inconclusive, nothing sent but GET', async () => {
+  test('against an empty store: exit 0, every data-dependent requirement inconclusive, nothing sent but safe methods', async () => {
     const target = await startTarget({ pets: 0 })
     const outcome = await runCli(['--base-url', target.baseUrl], WITH_KEY)
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0)
     for (const id of [...DATA_DEPENDENT, 'listPets/limit-caps-size']) expect(verdictOf(outcome, id), id).toBe('inconclusive')
-    expect(target.requests.filter((request) => request.method !== 'GET')).toEqual([])
+    expect(target.requests.filter((request) => !SAFE_METHODS.has(request.method))).toEqual([])
     expect(target.store.size).toBe(0)
   })
 })

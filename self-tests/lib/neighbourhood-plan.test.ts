@@ -34,14 +34,14 @@ describe('the operators, written once', () => {
 
 describe('a full run edits every part with every operator', () => {
   test.for(SEEDS)('seed %i: every request, part and operator pair has an edit', (seed) => {
-    const { coverage } = planEdits(plains(), { seed, every: false })
+    const { coverage } = planEdits(plains(), { seed, every: false, writes: true })
     expect(coverage.filter((row) => row.edits === 0)).toEqual([])
     // The ten operators, each on some part.
     expect(new Set(coverage.map((row) => row.operator))).toEqual(new Set(EDIT_OPERATORS.map((operator) => operator.id)))
   })
 
   test('the parts are the method, every segment (the base URL’s included), parameter, field and the Authorization parts, and the body', () => {
-    const labels = new Set(planEdits(plains(), { seed: 1, every: false }).coverage.map((row) => row.part))
+    const labels = new Set(planEdits(plains(), { seed: 1, every: false, writes: true }).coverage.map((row) => row.part))
     for (const part of [
       'method',
       'base segment v1',
@@ -64,7 +64,7 @@ describe('a full run edits every part with every operator', () => {
 
   test('the key and the id take every octet value, each once, whatever the seed', () => {
     for (const seed of SEEDS) {
-      const { edits } = planEdits(plains(), { seed, every: false })
+      const { edits } = planEdits(plains(), { seed, every: false, writes: true })
       const octets = (request: string, part: string) =>
         new Set(
           edits
@@ -77,7 +77,7 @@ describe('a full run edits every part with every operator', () => {
   })
 
   test('every field and member of the dictionaries goes to a request with the key and to one without it, and every n_ text as the body', () => {
-    const { edits } = planEdits(plains(), { seed: 7, every: false })
+    const { edits } = planEdits(plains(), { seed: 7, every: false, writes: true })
     for (const keyless of [false, true]) {
       const sent = (operator: OperatorId) => edits.filter((edit) => edit.operator === operator && edit.plain.keyless === keyless)
       expect(new Set(sent('add-field').map((edit) => `${edit.field?.name}: ${edit.field?.value}${edit.field?.codesBody ? ' coded' : ''}`)).size).toBe(FIELD_DICTIONARY.length)
@@ -88,21 +88,21 @@ describe('a full run edits every part with every operator', () => {
   })
 
   test('the seed chooses the values: two seeds send different edits of the same classes', () => {
-    const labels = (seed: number) => planEdits(plains(), { seed, every: false }).edits.map((edit) => `${edit.plain.name} ${edit.label}`)
+    const labels = (seed: number) => planEdits(plains(), { seed, every: false, writes: true }).edits.map((edit) => `${edit.plain.name} ${edit.label}`)
     expect(labels(1)).not.toEqual(labels(2))
     expect(labels(1)).toEqual(labels(1))
   })
 
   test('a smoke run edits the reads only', () => {
-    const { edits } = planEdits(plains(['listPets', 'getPet']), { seed: 1, every: false })
+    const { edits } = planEdits(plains(['listPets', 'getPet']), { seed: 1, every: false, writes: true })
     expect(new Set(edits.map((edit) => edit.plain.model.method))).toEqual(new Set(['GET']))
   })
 })
 
 describe('deep sends every value, and --max-edits a sample that keeps every operator', () => {
   test('deep: every value of every class of every keyed request and part', () => {
-    const full = planEdits(plains(), { seed: 1, every: false }).edits.length
-    const deep = planEdits(plains(), { seed: 1, every: true }).edits
+    const full = planEdits(plains(), { seed: 1, every: false, writes: true }).edits.length
+    const deep = planEdits(plains(), { seed: 1, every: true, writes: true }).edits
     expect(deep.length).toBeGreaterThan(5 * full)
     // Every C0 control, DEL and octet past 0x7F, before, inside or after the Accept value.
     const accept = deep.filter(
@@ -112,7 +112,7 @@ describe('deep sends every value, and --max-edits a sample that keeps every oper
   })
 
   test.for([20, 40, 300])('--max-edits %i: at most that many, every operator among them', (budget) => {
-    const { edits } = planEdits(plains(), { seed: 5, every: false, maxEdits: budget })
+    const { edits } = planEdits(plains(), { seed: 5, every: false, writes: true, maxEdits: budget })
     expect(edits.length).toBe(budget)
     expect(new Set(edits.map((edit) => edit.operator))).toEqual(new Set<OperatorId>(EDIT_OPERATORS.map((operator) => operator.id)))
   })
@@ -120,7 +120,7 @@ describe('deep sends every value, and --max-edits a sample that keeps every oper
 
 describe('the edits change one part and nothing else', () => {
   test('each edit of a text part leaves every other part as it was', () => {
-    const { edits } = planEdits(plains(), { seed: 3, every: false })
+    const { edits } = planEdits(plains(), { seed: 3, every: false, writes: true })
     for (const edit of edits.filter((candidate) => ['case', 'percent', 'octet', 'notation'].includes(candidate.operator))) {
       expect(readPart(edit.model, edit.part), edit.label).not.toBe(readPart(edit.plain.model, edit.part))
       expect(edit.model.method === edit.plain.model.method || edit.part.kind === 'method', edit.label).toBe(true)

@@ -10,8 +10,10 @@ function pauseWith(concurrency: number) {
   const pause = new RateLimitPause(
     queue,
     concurrency,
+    // The clock moves when the sleep ends, as time does: whoever comes while it sleeps finds the run paused.
     async (ms) => {
       slept.push(ms)
+      await Promise.resolve()
       clock += ms
     },
     undefined,
@@ -39,6 +41,22 @@ describe('the run-wide pause of a rate limit', () => {
     // Over: the next request goes at once.
     await pause.waitIfPaused()
     expect(slept).toEqual([2_000])
+  })
+
+  test('the requests that met the pause wake together when it ends, the most retried first, then in the order they came', async () => {
+    const { slept, pause } = pauseWith(8)
+    pause.rateLimited(1_000)
+    const woken: string[] = []
+    const waiting = [
+      pause.waitIfPaused(0).then(() => woken.push('first in line')),
+      pause.waitIfPaused(0).then(() => woken.push('second in line')),
+      pause.waitIfPaused(2).then(() => woken.push('retried twice')),
+      pause.waitIfPaused(1).then(() => woken.push('retried once')),
+    ]
+    await Promise.all(waiting)
+    expect(woken).toEqual(['retried twice', 'retried once', 'first in line', 'second in line'])
+    // One sleep for all of them.
+    expect(slept).toEqual([1_000])
   })
 
   test('each answer that is no rate limit doubles the concurrency, back to --concurrency and no further', () => {

@@ -7,6 +7,7 @@ import type { Check } from '../../lib/checks/check.js'
 import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
+import { framedOctets } from '../../lib/neighbourhood/body-framing.js'
 import { type Expectation, expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
@@ -80,6 +81,7 @@ export function neighbourhoodPlan(check: Check): Promise<NeighbourhoodPlan> {
     const { edits, coverage } = planEdits(plains, {
       seed: check.context.seed,
       every: check.context.profile === 'deep',
+      writes: !check.isReadOnly,
       maxEdits: check.context.maxEdits,
       operators: check.context.editOperators,
     })
@@ -119,9 +121,10 @@ export async function sendAsWritten(
   const exchange = await check.api.wire(
     {
       method: model.method,
-      target: targetOf(model),
+      // The URL the exchange is recorded under: an absolute-form target's own origin is the target's, and its head says how it was written.
+      target: targetOf({ ...model, targetForm: 'origin' }),
       head: wire.head,
-      ...(wire.body !== undefined ? { body: wire.body } : {}),
+      ...(wire.body !== undefined ? { body: framedOctets(wire.body, wire.framing) } : {}),
       fields: evidenceFields(model),
       keptAlive,
     },
@@ -218,7 +221,7 @@ export async function exploreOperation(
     const number = index + 1
     const plainWire = numberedCreate(wireOf(edit.plain.model), number)
     // A read HTTP takes as written may share a connection; anything else has one of its own.
-    const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && readWire(wireOf(edit.model).head).invalid === undefined
+    const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1' && readWire(wireOf(edit.model).head).invalid === undefined
     const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
     const belowPets = readWire(wire.head).target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
     const expectation = withoutRemovedGet(expectationOf(plainWire, wire, edit, context), getPetRemoved(check), belowPets)

@@ -119,7 +119,14 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   {
     row: 'no 2xx and no pet data without a valid Bearer key',
     grants: 'a path or method the spec does not name, with the key: the invariants only',
-    operators: ['trailing-slash-served', 'paths-case-insensitive', 'slashes-merged', 'head-served-as-get', 'lower-case-methods-served'],
+    operators: [
+      'trailing-slash-served',
+      'paths-case-insensitive',
+      'slashes-merged',
+      'head-served-as-get',
+      'lower-case-methods-served',
+      'unknown-methods-refused-by-the-http-layer',
+    ],
   },
   {
     row: 'RFC 9110, RFC 9112 (what HTTP lets a server do)',
@@ -142,6 +149,21 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'reason-phrases-of-its-own',
       'cors-and-cache-headers',
     ],
+  },
+  {
+    row: 'HEAD as GET (proposed, docs/decisions.md)',
+    grants: 'SHOULD: HEAD answered as GET; a 405 warns',
+    operators: ['head-refused-405'],
+  },
+  {
+    row: 'OPTIONS without the key (proposed, docs/decisions.md)',
+    grants: 'a 2xx without pet data to OPTIONS (a CORS preflight) warns, never fails',
+    operators: ['options-answered-before-auth'],
+  },
+  {
+    row: 'message forms (proposed, docs/decisions.md)',
+    grants: 'SHOULD: HTTP/1.0, absolute-form, chunked and 100-continue answered as the plain forms; a refusal in the HTTP layer’s words warns',
+    operators: ['chunked-requests-refused-411', 'absolute-form-routed-as-written'],
   },
   {
     row: 'RFC 8259 (what JSON lets a writer do)',

@@ -3,7 +3,7 @@
  * outside the base path, other spellings of a path, other methods. Without the key none of it may give a 2xx or pet
  * data; with it, a path or method the spec does not name is held to the invariants only.
  */
-import { errorResponse } from '../../reference/handler.js'
+import { bearerToken, errorResponse } from '../../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
 import type { Allowance } from './allowance.js'
 
@@ -20,8 +20,47 @@ function rawSegments(request: ServiceRequest): string[] {
 /** A path of the spec's routes, as the reference's router reads it (base path `/v1`, escapes of unreserved octets decoded). */
 const isRoute = (request: ServiceRequest) => !request.outside && request.basePath === '/v1' && (request.path === '/pets' || /^\/pets\/[^/]+$/.test(request.path))
 
-/** The methods each route has. */
-const methodsOf = (request: ServiceRequest) => (request.path === '/pets' ? ['GET', 'POST'] : ['GET'])
+/** The methods each route has (HEAD beside GET, as every general-purpose server has it: RFC 9110 §9.1). */
+const methodsOf = (request: ServiceRequest) => (request.path === '/pets' ? ['GET', 'HEAD', 'POST'] : ['GET', 'HEAD'])
+
+/** The methods Node's HTTP parser (llhttp) reads: any other token is refused by the HTTP layer before a handler runs. */
+const PARSED_METHODS = new Set([
+  'DELETE',
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'COPY',
+  'LOCK',
+  'MKCOL',
+  'MOVE',
+  'PROPFIND',
+  'PROPPATCH',
+  'SEARCH',
+  'UNLOCK',
+  'BIND',
+  'REBIND',
+  'UNBIND',
+  'ACL',
+  'REPORT',
+  'MKACTIVITY',
+  'CHECKOUT',
+  'MERGE',
+  'M-SEARCH',
+  'NOTIFY',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PATCH',
+  'PURGE',
+  'MKCALENDAR',
+  'LINK',
+  'UNLINK',
+  'SOURCE',
+  'QUERY',
+])
 
 /** The request with another path below the base path (and the base path as the interface spells it). */
 const routedTo = (request: ServiceRequest, path: string): ServiceRequest => ({ ...request, basePath: '/v1', path })
@@ -45,7 +84,8 @@ export const routingAllowances: Allowance[] = [
     allowedBy:
       "SHOULD only: the same in the fixed segments of the path (`/v1/%70ets`, and the base URL's own segments: `/%76%31/pets`), since many routers and edge proxies match the path undecoded",
     layer: 'edge',
-    warns: ['listPets/path-spelling-equivalent'],
+    // An absolute-form target does not begin /v1/ either: a form HTTP/1.1 defines, refused (responses/message-forms).
+    warns: ['listPets/path-spelling-equivalent', 'responses/message-forms'],
     server: { everyPath: true },
     wrap: (inner) => async (request) => ((request.rawTarget ?? '').startsWith('/v1/') ? inner(request) : html404),
   },
@@ -135,6 +175,54 @@ export const routingAllowances: Allowance[] = [
     allowedBy: 'The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET',
     layer: 'router',
     wrap: (inner) => async (request) => (request.method === 'HEAD' ? inner({ ...request, method: 'GET' }) : inner(request)),
+  },
+  {
+    id: 'head-refused-405',
+    does: 'HEAD has no route of its own: it is answered 405 with Allow: GET and an Error body, after auth (a hand-rolled router)',
+    source: { rfc: 'RFC 9110 §9.1' },
+    allowedBy: 'no policy row: HEAD answered as GET is a SHOULD of the suite (responses/head-as-get), whose departure warns',
+    layer: 'router',
+    group: 'HEAD',
+    warns: ['responses/head-as-get'],
+    wrap:
+      (inner, { apiKey }) =>
+      async (request) =>
+        request.method === 'HEAD' && !request.outside && bearerToken(request.headers.authorization) === apiKey
+          ? errorResponse(405, 'method_not_allowed', 'HEAD is not allowed here', {
+              allow: methodsOf(request)
+                .filter((method) => method !== 'HEAD')
+                .join(', '),
+            })
+          : inner(request),
+  },
+  {
+    id: 'options-answered-before-auth',
+    does: 'OPTIONS is answered 204 with Allow and CORS headers before auth runs, with or without a key (CORS middleware in front of the routes)',
+    source: { rfc: 'RFC 9110 §9.3.7' },
+    allowedBy: 'a CORS preflight carries no credentials and needs a 2xx (Fetch); a 2xx to OPTIONS without pet data warns on auth/options-without-key (docs/decisions.md)',
+    layer: 'router',
+    warns: ['auth/options-without-key'],
+    wrap: (inner) => async (request) =>
+      request.method === 'OPTIONS'
+        ? {
+            status: 204,
+            headers: {
+              allow: isRoute(request) ? methodsOf(request).join(', ') : 'GET, HEAD, POST',
+              'access-control-allow-origin': '*',
+              'access-control-allow-methods': 'GET, HEAD, POST',
+              'access-control-allow-headers': 'authorization, content-type',
+            },
+            body: '',
+          }
+        : inner(request),
+  },
+  {
+    id: 'unknown-methods-refused-by-the-http-layer',
+    does: "a method token the HTTP parser does not know (FETCH, XGET, MKREDIRECTREF) is answered 400 with no body and the connection closed, before any handler runs (Node's llhttp)",
+    source: { rfc: 'RFC 9110 §9.1' },
+    allowedBy: 'a method the spec does not name is held to the invariants: 400, 404, 405 or 501 answer it, in the HTTP layer’s own words',
+    layer: 'router',
+    wrap: (inner) => async (request) => (PARSED_METHODS.has(request.method) ? inner(request) : { status: 400, headers: {}, body: '', delivery: { closeConnection: true } }),
   },
   {
     id: 'lower-case-methods-served',

@@ -150,6 +150,27 @@ export const transportAllowances: Allowance[] = [
     group: 'framing',
     wrap: delivered({ trailers: { 'x-checksum': 'sha256-abc', 'server-timing': 'db;dur=1' } }),
   },
+  {
+    id: 'chunked-requests-refused-411',
+    does: 'a proxy in front takes request bodies by Content-Length only: a chunked request body is answered 411 Length Required with its own HTML page',
+    source: { rfc: 'RFC 9110 §15.5.12' },
+    allowedBy: 'no policy row: a chunked request answered as the plain one is a SHOULD of the suite (responses/message-forms), whose departure warns',
+    layer: 'edge',
+    warns: ['responses/message-forms'],
+    wrap: (inner) => async (request) =>
+      request.headers['transfer-encoding'] !== undefined
+        ? { status: 411, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>411 Length Required</h1></body></html>' }
+        : inner(request),
+  },
+  {
+    id: 'absolute-form-routed-as-written',
+    does: 'the router matches the request-target as written, so an absolute-form target (http://host/v1/pets) is no route: 404 with an Error body, before auth',
+    source: { rfc: 'RFC 9112 §3.2.2' },
+    allowedBy: 'no policy row: an absolute-form target answered as the origin-form one is a SHOULD of the suite (responses/message-forms), whose departure warns',
+    layer: 'router',
+    warns: ['responses/message-forms'],
+    wrap: (inner) => async (request) => (/^https?:/i.test(request.rawTarget ?? '') ? errorResponse(404, 'not_found', 'no such path') : inner(request)),
+  },
   encodedWith(['gzip']),
   encodedWith(['deflate']),
   encodedWith(['br']),

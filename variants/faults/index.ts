@@ -10,6 +10,7 @@ import { editFaults } from './edits.js'
 import { errorsAndResponsesFaults } from './errors-and-responses.js'
 import { frameworkHabitFaults } from './framework-habits.js'
 import { getPetFaults } from './get-pet.js'
+import { httpPartFaults } from './http-parts.js'
 import { listPetsFaults } from './list-pets.js'
 import { illFormedTextFaults, spellingFaults } from './spellings.js'
 import { viewsFaults } from './views.js'
@@ -25,5 +26,6 @@ export const faults: Variant[] = [
   ...spellingFaults,
   ...illFormedTextFaults,
   ...editFaults,
+  ...httpPartFaults,
   ...attributionFaults,
 ]

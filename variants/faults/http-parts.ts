@@ -1,0 +1,131 @@
+/**
+ * Faults in the parts of HTTP beside the ones a plain request writes (policy §2b): other methods, the HTTP version,
+ * the request-target's form, the body's framing, and a parameter given twice with two values. Each is a habit of a
+ * real framework or service, written from the policy's rules before the operator that finds it; each names the
+ * operator that shows it and the requirement its invariant is charged to.
+ */
+import { errorResponse } from '../../reference/handler.js'
+import { isCreatePet, mapJsonBody, type Variant, withValidKey } from '../variant.js'
+
+/** A JSON object's text with each repeated member name keeping its first value (a first-wins parser's reading), or undefined when no name repeats. */
+function firstMembersWin(text: string): string | undefined {
+  if (!isPlainObject(lastMembersWin(text))) return undefined
+  const members = [...text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?[\d.eE+-]+|true|false|null)/g)]
+  const names = members.map((member) => member[1])
+  if (new Set(names).size === names.length) return undefined
+  const first = new Map<string, string>()
+  for (const member of members) if (member[1] !== undefined && member[2] !== undefined && !first.has(member[1])) first.set(member[1], member[2])
+  return `{${[...first].map(([name, value]) => `"${name}":${value}`).join(',')}}`
+}
+
+/** A JSON text as JSON.parse reads it, the last of each repeated name kept; undefined when it is no JSON. */
+function lastMembersWin(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+export const httpPartFaults: Variant[] = [
+  {
+    name: 'head-served-without-key',
+    description: 'the auth middleware runs for GET and POST only, and the router hands HEAD to the GET handler: HEAD /v1/pets without a key is answered 200 (other-method)',
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['other-method'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) =>
+        request.method === 'HEAD' ? reference({ ...withValidKey(request, apiKey), method: 'GET' }) : reference(request),
+  },
+  {
+    name: 'options-lists-pets-without-key',
+    description: 'CORS middleware lets OPTIONS past auth, and the router hands it to the GET handler: OPTIONS /v1/pets without a key lists the pets (other-method)',
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['other-method'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) =>
+        request.method === 'OPTIONS' ? reference({ ...withValidKey(request, apiKey), method: 'GET' }) : reference(request),
+  },
+  {
+    name: 'unrouted-methods-500',
+    description: 'a method the router has no table for (PROPFIND, SEARCH, REPORT) throws: 500 (other-method)',
+    catches: ['responses/no-server-error'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) =>
+      ['PROPFIND', 'QUERY', 'REPORT', 'SEARCH', 'LOCK', 'MKCOL'].includes(request.method)
+        ? errorResponse(500, 'internal', `no handler table for ${request.method}`)
+        : reference(request),
+  },
+  {
+    name: 'http10-taken-for-health-checks',
+    description: 'requests in HTTP/1.0 are taken for the load balancer’s health checks and served without the key (other-version)',
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['other-version'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) =>
+        request.httpVersion === '1.0' ? reference(withValidKey(request, apiKey)) : reference(request),
+  },
+  {
+    name: 'absolute-form-skips-auth',
+    description: 'the auth middleware is mounted on targets that begin /v1/; an absolute-form target (http://host/v1/pets) is routed but never checked (target-form)',
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['target-form'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) =>
+        /^https?:/i.test(request.rawTarget ?? '') ? reference(withValidKey(request, apiKey)) : reference(request),
+  },
+  {
+    name: 'chunked-bodies-500',
+    description: 'the body reader sizes its buffer from Content-Length: a chunked request body, which has none, fails with 500 (framing)',
+    catches: ['responses/no-server-error'],
+    provenByEdits: ['framing'],
+    wrap: (reference) => async (request) =>
+      request.headers['transfer-encoding'] !== undefined ? errorResponse(500, 'internal', 'Content-Length is required') : reference(request),
+  },
+  {
+    name: 'members-checked-first-stored-last',
+    description:
+      'a gateway validates the body with a parser that keeps the first of two members of one name, and the service stores with one that keeps the last: {"categoryId":1,"categoryId":"x"} is stored with categoryId "x" (differing-duplicate)',
+    catches: ['createPet/body-schema'],
+    provenByEdits: ['differing-duplicate'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      const firsts = firstMembersWin(request.body)
+      if (firsts === undefined) return reference(request)
+      const checked = await reference({ ...request, body: firsts })
+      if (checked.status !== 201) return checked
+      const stored = lastMembersWin(request.body)
+      return isPlainObject(stored) ? mapJsonBody(checked, (pet) => ({ ...(pet as object), ...stored })) : checked
+    },
+  },
+  {
+    name: 'head-not-routed-404',
+    description: 'HEAD has no route: HEAD /v1/pets with the key is answered 404 with an Error body (other-method)',
+    catches: ['responses/head-as-get'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) => (request.method === 'HEAD' && !request.outside ? errorResponse(404, 'not_found', 'no route for HEAD') : reference(request)),
+  },
+  {
+    name: 'chunked-bodies-read-as-empty',
+    description: 'the body reader reads Content-Length octets only: a chunked request body is read as empty and refused 400 with an Error body (framing)',
+    catches: ['responses/message-forms'],
+    provenByEdits: ['framing'],
+    wrap: (reference) => async (request) => reference(request.headers['transfer-encoding'] !== undefined ? { ...request, body: '' } : request),
+  },
+  {
+    name: 'options-answered-without-key',
+    description: 'OPTIONS is answered 200 with an Allow list before auth runs, without a key too (other-method)',
+    catches: ['auth/options-without-key'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) =>
+      request.method === 'OPTIONS'
+        ? { status: 200, headers: { allow: 'GET, HEAD, POST, OPTIONS', 'content-type': 'text/plain' }, body: 'GET, HEAD, POST, OPTIONS' }
+        : reference(request),
+  },
+]
