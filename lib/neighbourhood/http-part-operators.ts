@@ -75,20 +75,22 @@ export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
     title: 'give a parameter, field, key or member twice with another value (a valid one and an invalid one), the other first or last',
     edits: (part, _text, model) => DIFFERING_PARTS.has(part.kind) && !(part.kind === 'header value' && model.headers[part.index]?.name.toLowerCase() === 'host'),
     classes: (model, part, text) =>
-      otherValues(model, part, text).flatMap(({ kind, values }) =>
-        (['last', 'first'] as const).map((order) => {
-          const name = `${kind} ${order}`
-          return lazyClass(name, values, (value) =>
-            edit(
-              'differing-duplicate',
-              part,
-              name,
-              `${part.label} twice, ${JSON.stringify(value)} ${order}`,
-              duplicateWithValue(model, part, value, order === 'last' ? 'after' : 'before'),
-            ),
+      otherValues(model, part, text).flatMap(({ kind, values }) => {
+        const duplicate = (value: string, order: 'last' | 'first', name: string) =>
+          edit(
+            'differing-duplicate',
+            part,
+            name,
+            `${part.label} twice, ${JSON.stringify(value)} ${order}`,
+            duplicateWithValue(model, part, value, order === 'last' ? 'after' : 'before'),
           )
-        }),
-      ),
+        // Where valid and invalid differ, each order is a class of its own (a validator reading one end, a reader the
+        // other); elsewhere one class, the seed choosing the value and the order.
+        if (kind !== 'another value')
+          return (['last', 'first'] as const).map((order) => lazyClass(`${kind} ${order}`, values, (value) => duplicate(value, order, `${kind} ${order}`)))
+        const placed = values.flatMap((value) => (['last', 'first'] as const).map((order) => ({ value, order })))
+        return [lazyClass(kind, placed, ({ value, order }) => duplicate(value, order, kind))]
+      }),
   },
   {
     id: 'other-method',

@@ -70,7 +70,9 @@ export function otherMethodClasses(plainMethod: string, options: { keyed: boolea
     { name: 'other safe methods', methods: other(SAFE.filter((name) => !['GET', 'HEAD', 'OPTIONS', ...(keyed ? ['TRACE'] : [])].includes(name))) },
   ]
   // A token no registry names has no safety to rely on: only a run that may write sends one.
-  if (writes) classes.push({ name: 'unknown tokens', methods: [...UNKNOWN_METHODS] }, { name: 'the spec’s other method', methods: other(['GET', 'POST']) })
+  if (writes) classes.push({ name: 'unknown tokens', methods: [...UNKNOWN_METHODS] })
+  // Without the key, GET and POST in each other's place are the other plain requests without the key: nothing new.
+  if (writes && keyed) classes.push({ name: 'the spec’s other method', methods: other(['GET', 'POST']) })
   if (writes && !keyed) classes.push({ name: 'unsafe methods', methods: other(UNSAFE.filter((name) => name !== 'POST')) })
   return classes.filter((methodClass) => methodClass.methods.length > 0)
 }
