@@ -29,6 +29,17 @@ export interface NeighbourhoodRecord {
   created: number
   /** Edits beyond the cover not sent, because the target's rate limit had paused the run long enough (policy §2, rate limits). */
   gaveWay: number
+  /** The creates the service refused, how many of them the run verified were not stored, and why the rest could not be (policy §2b, the leakage rule). */
+  refusedCreates?: RefusedCreatesRecord
+}
+
+export interface RefusedCreatesRecord {
+  refused: number
+  verified: number
+  /** How they were verified: by lists that hold every pet of the run, or by the ids a stored one would have taken. */
+  by?: 'lists' | 'ids'
+  /** Why the rest could not be verified. */
+  undecided?: string
 }
 
 /** The report that holds the findings of every exchange: no requirement of its own, only the findings it carries. */
@@ -187,6 +198,11 @@ export class Check {
 
   /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
   /** What the neighbourhood of the run's requests came to, for results.json. */
+  /** The pets the run knows exist, and which of them its creates made. */
+  get knownPets(): KnownPets {
+    return this.state.knownPets
+  }
+
   get neighbourhood(): NeighbourhoodRecord {
     return this.state.neighbourhood
   }

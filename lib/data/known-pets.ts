@@ -39,6 +39,11 @@ export class KnownPets implements Patience {
     else learn(parsed.value)
   }
 
+  /** The ids of the pets a create of this run was answered with, whichever check sent it. */
+  createdIds(): ReadonlySet<bigint> {
+    return this.created
+  }
+
   async settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange> {
     const id = typeof petId === 'bigint' ? petId : /^-?\d+$/.test(petId) ? BigInt(petId) : undefined
     if (first.response?.status !== 404 || id === undefined || !this.ids.has(id)) return first

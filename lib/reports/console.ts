@@ -69,7 +69,11 @@ export function renderRequirementLines(results: readonly RequirementResult[], ro
 function neighbourhoodLine(summary: NeighbourhoodSummary): string {
   const reached = summary.edits.filter((row) => row.edits > 0).length
   const gaveWay = summary.gaveWay ? `; ${counted(summary.gaveWay, 'edit')} gave way to the target's rate limit (each request, part and operator still reached once)` : ''
-  return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates${gaveWay}`
+  const refused = summary.refusedCreates
+  const verified = refused
+    ? `; ${refused.verified} of ${counted(refused.refused, 'refused create')} verified not stored${refused.by ? ` (by ${refused.by === 'ids' ? 'the ids a stored one would have taken' : 'lists that hold the run’s pets'})` : ''}${refused.undecided ? `, the rest undecided: ${refused.undecided}` : ''}`
+    : ''
+  return `Edits: ${summary.sent} of ${summary.planned} planned requests sent in the neighbourhood of the plain ones, ${reached} of ${summary.edits.length} request, part and operator pairs reached; ${counted(summary.created, 'pet')} left on the store by its creates${gaveWay}${verified}`
 }
 
 /** What the run left on the store in one line: the spec has no DELETE, so a user plans for it. */

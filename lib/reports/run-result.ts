@@ -75,6 +75,8 @@ export interface NeighbourhoodSummary {
   created: number
   /** Edits not sent because the target's rate limit paused the run (every request, part and operator still reached once); absent when none. */
   gaveWay?: number
+  /** The creates the service refused, and how many the run verified were not stored (the leakage rule); absent when none was refused. */
+  refusedCreates?: { refused: number; verified: number; by?: 'lists' | 'ids'; undecided?: string }
   /** Every request, part and operator that edits it, with the edits sent: 0 marks a pair left out (by --max-edits). */
   edits: Array<{ request: string; part: string; operator: string; edits: number }>
 }

@@ -135,6 +135,7 @@ export async function finishRun(session: RunSession, ending: Ending, options: Fi
       sent: session.state.neighbourhood.sent,
       created: session.state.neighbourhood.created,
       ...(session.state.neighbourhood.gaveWay > 0 ? { gaveWay: session.state.neighbourhood.gaveWay } : {}),
+      ...(session.state.neighbourhood.refusedCreates ? { refusedCreates: session.state.neighbourhood.refusedCreates } : {}),
       edits: session.state.neighbourhood.coverage,
     },
     ...(config.artifactsUrl ? { artifactsUrl: config.artifactsUrl } : {}),

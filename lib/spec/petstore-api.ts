@@ -165,6 +165,7 @@ export class PetstoreApi {
       }),
     )
     const tagged: OperationExchange = { ...exchange, operation: as }
+    this.patience?.saw(tagged)
     this.onExchange(tagged)
     return tagged
   }

@@ -7,6 +7,8 @@ import type { Check } from '../../lib/checks/check.js'
 import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
+import { integerField, isJsonObject } from '../../lib/http/json.js'
+import { responseJson } from '../../lib/http/response-json.js'
 import { framedOctets } from '../../lib/neighbourhood/body-framing.js'
 import { type Expectation, expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlainRequest, PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
@@ -177,7 +179,7 @@ function withoutRemovedGet(expectation: Expectation, removed: boolean, belowPets
 export async function exploreOperation(
   check: Check,
   operation: Operation,
-): Promise<{ refusedCreates: EditedCreate[]; unanswered: OperationExchange[]; notSent: number; gaveWay: number }> {
+): Promise<{ refusedCreates: EditedCreate[]; acceptedIds: bigint[]; unanswered: OperationExchange[]; notSent: number; gaveWay: number }> {
   const plan = await neighbourhoodPlan(check)
   const context = oracleContext(check)
   // The pet the plain get names is read first within the consistency window: a pet just created may not be
@@ -210,6 +212,14 @@ export async function exploreOperation(
   const keyedStatus = keyedAnswer?.response?.status ?? 0
   const served = keyedStatus >= 200 && keyedStatus < 300
   const refusedCreates: EditedCreate[] = []
+  // The ids the creates the service accepted were given, the plain one's first: where a refused create stored all the same would sit among them.
+  const acceptedIds: bigint[] = []
+  const acceptedId = (exchange: OperationExchange) => {
+    const parsed = exchange.response?.status === 201 ? responseJson(exchange) : undefined
+    const id = parsed?.ok && isJsonObject(parsed.value) ? integerField(parsed.value.id) : undefined
+    if (id !== undefined) acceptedIds.push(id)
+  }
+  if (operation === 'createPet' && keyedAnswer) acceptedId(keyedAnswer)
   // Each accepted create is followed as soon as its 201 comes, while the list of its status still has room.
   const statusLists = new ListReads(check)
   const followed: Array<Promise<void>> = []
@@ -249,6 +259,7 @@ export async function exploreOperation(
     check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
     const status = exchange.response?.status ?? 0
     if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
+    if (operation === 'createPet' && status === 201) acceptedId(exchange)
     if (operation === 'createPet' && status === 201 && expectation.key === 'valid') followed.push(followAcceptedCreate(check, { number, edit, exchange }, statusLists))
   }
   // Twice as many edits under way as the client sends at once: each is written, sent and judged, then let go, so a
@@ -262,5 +273,5 @@ export async function exploreOperation(
   }
   await Promise.all(Array.from({ length: Math.max(1, check.context.concurrency * 2) }, worker))
   await Promise.all(followed)
-  return { refusedCreates, unanswered, notSent, gaveWay }
+  return { refusedCreates, acceptedIds, unanswered, notSent, gaveWay }
 }

@@ -20,8 +20,8 @@ describe('the neighbourhood of every request', () => {
     check.require(check.client.writesEditedRequests, 'edited requests are written on direct connections, and this run goes through a proxy')
     if (row.operation === 'createPet') check.requireWrites()
     if (row.operation === 'getPet') requireGetPetInService(check)
-    const { refusedCreates, unanswered, notSent } = await exploreOperation(check, row.operation)
-    if (row.operation === 'createPet') await searchLeakedCreates(check, refusedCreates)
+    const { refusedCreates, acceptedIds, unanswered, notSent } = await exploreOperation(check, row.operation)
+    if (row.operation === 'createPet') await searchLeakedCreates(check, refusedCreates, acceptedIds)
     const [first] = unanswered
     check.expect.that(
       first === undefined,
