@@ -198,10 +198,13 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   if (isRateLimitAnswer(exchange.response)) return [answered]
   // The HTTP layer's own refusal of a message HTTP refuses, or of a method the service does not have.
   if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
-  if (expectation.otherMethod && [400, 404, 405, 501].includes(status)) return [answered]
+  // A method the spec does not name: a 400 or 501 may be the HTTP layer's own, in its own words (a parser that does not
+  // know the token; RFC 9110 §9.1). A 404 or 405 with the key is the service's routing, and carries the Error body (the
+  // rule below); without the key, any refusal is judged as the refusal it is.
+  if (expectation.otherMethod && expectation.key === 'valid' && [400, 501].includes(status)) return [answered]
   // A form HTTP/1.1 defines (HTTP/1.0, absolute-form, chunked, 100-continue) refused in the HTTP layer's own words, or
   // with a status the judgement does not give: a SHOULD departs, and nothing the service says is judged by it.
-  if (expectation.otherForms.length > 0 && status >= 400 && status < 500 && status !== 429 && !refusalExpected(judgement, status)) {
+  if (expectation.otherForms.length > 0 && status >= 400 && status < 500 && status !== 429 && !refusalExpected(judgement, status) && plain?.response?.status !== status) {
     return [
       answered,
       {
@@ -213,7 +216,8 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   }
   const findings: EditFinding[] = [answered]
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
-  if (!expectation.route && status >= 500) findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
+  if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501))
+    findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
   // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
   const allowed = expectation.allowed.filter((answer) => answer.status === status)
   if (allowed.length > 0) {

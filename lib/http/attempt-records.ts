@@ -21,6 +21,24 @@ export function keptForHar(
 ): Pick<AttemptRecord, 'sent' | 'answer'> {
   if (limit === undefined) return {}
   // The attempt's own headers object: the next attempt gets a new one (its own traceparent), so this one is not copied.
-  const sent = { headers: request.headers, ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}) }
+  const sent = {
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}),
+    ...(request.wire !== undefined ? { head: headAsWritten(request.wire) } : {}),
+  }
   return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }
+}
+
+/** A head written octet for octet, as a HAR entry shows it: the request line's target and version, and every field line in order. */
+function headAsWritten(wire: string): NonNullable<NonNullable<AttemptRecord['sent']>['head']> {
+  const [requestLine = '', ...lines] = wire.replace(/\r\n\r\n$/, '').split('\r\n')
+  const parts = requestLine.split(' ')
+  return {
+    target: parts.slice(1, -1).join(' '),
+    version: parts.at(-1) ?? '',
+    fields: lines.map((line) => {
+      const colon = line.indexOf(':')
+      return colon < 0 ? { name: line, value: '' } : { name: line.slice(0, colon), value: line.slice(colon + 1).trim() }
+    }),
+  }
 }

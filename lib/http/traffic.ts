@@ -50,7 +50,12 @@ export interface AttemptRecord {
   /** Another attempt followed this one: it was answered 429 (or 503 with Retry-After), or it failed in transit. */
   retried: boolean
   /** Kept only for a HAR file: the headers and body sent, and the answer with its body cut. */
-  sent?: { headers: Record<string, string>; body?: string }
+  sent?: {
+    headers: Record<string, string>
+    body?: string
+    /** For a request written octet for octet: its head as written (the target in its form, the version, every field line, the framing's among them). */
+    head?: { target: string; version: string; fields: Array<{ name: string; value: string }> }
+  }
   answer?: RecordedResponse
 }
 

@@ -59,9 +59,11 @@ function entry(attempt: AttemptRecord, requirements: readonly string[]) {
     request: {
       method: attempt.method,
       url: attempt.url,
-      httpVersion: 'HTTP/1.1',
+      // An edited request as it was written: HTTP/1.0, the framing's fields, a target in absolute-form (`_target`).
+      httpVersion: sent?.head?.version ?? 'HTTP/1.1',
       cookies: [],
-      headers: harHeaders(sent?.headers),
+      headers: sent?.head?.fields ?? harHeaders(sent?.headers),
+      ...(sent?.head && !sent.head.target.startsWith('/') ? { _target: sent.head.target } : {}),
       queryString: queryString(attempt.url),
       ...(sent?.body !== undefined ? { postData: { mimeType: contentType(sent.headers), text: sent.body } } : {}),
       headersSize: -1,

@@ -27,7 +27,8 @@ export function isPetStatus(value: unknown): value is PetStatus {
 export type Authorization = undefined | null | ((key: string) => string)
 
 export interface ListQuery {
-  limit?: string | number
+  /** The limit, or several: each given as a parameter of its own, in order (`limit=7&limit=500`). */
+  limit?: string | number | ReadonlyArray<string | number>
   status?: string
 }
 
@@ -103,7 +104,7 @@ export class PetstoreApi {
 
   listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
     const params = new URLSearchParams()
-    if (query.limit !== undefined) params.set('limit', String(query.limit))
+    for (const limit of query.limit === undefined ? [] : Array.isArray(query.limit) ? query.limit : [query.limit]) params.append('limit', String(limit))
     if (query.status !== undefined) params.set('status', query.status)
     const search = params.toString()
     return this.send('listPets', 'GET', `/pets${search ? `?${search}` : ''}`, authorization)

@@ -77,6 +77,27 @@ describe('listPets: the limit parameter', () => {
     check.require(survey.lowerBound > 100, `the store is known to hold ${survey.lowerBound} pets; 101 are needed for limit=100 to be evidence`)
   })
 
+  /**
+   * A limit given twice, a valid one and one past 100, in either order: a validator that reads one end and a query
+   * layer that reads the other list every pet. A refusal, or a list of at most 100, passes (policy §2b: no list answer
+   * is longer than 100, whatever the request).
+   */
+  test.for([
+    ['7', '500'],
+    ['500', '7'],
+  ])('[listPets/limit-max-100] limit=%s&limit=%s: a 4xx Error, or a list of at most 100 pets', async (limits, { check }) => {
+    const survey = await check.survey()
+    const request = `GET /pets?limit=${limits.join('&limit=')}`
+    const exchange = await check.api.listPets({ limit: limits })
+    const response = check.expect.status(exchange, CLIENT_ERROR_OR_OK, request)
+    if (response.status >= 400) check.expect.errorAnswer(exchange, response.status, request)
+    else {
+      const pets = check.expect.petArray(exchange)
+      check.expect.that(pets.length <= 100, `${request} returned ${pets.length} pets, more than 100`, { exchange, expected: 'at most 100 pets', actual: `${pets.length} pets` })
+    }
+    check.require(survey.lowerBound > 100, `the store is known to hold ${survey.lowerBound} pets; 101 are needed for a list past 100 to show`)
+  })
+
   test.for([1, 20, 100])('[listPets/limit-fills-page] a page of %i is full when the store holds that many pets', async (size, { check }) => {
     const survey = await check.survey()
     const exchange = size === 20 ? survey.defaultPage : size === 100 ? survey.limit100 : await check.shared(`limit=${size}`, (api) => api.listPets({ limit: size }))

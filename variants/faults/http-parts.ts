@@ -4,8 +4,9 @@
  * real framework or service, written from the policy's rules before the operator that finds it; each names the
  * operator that shows it and the requirement its invariant is charged to.
  */
-import { errorResponse } from '../../reference/handler.js'
-import { isCreatePet, mapJsonBody, type Variant, withValidKey } from '../variant.js'
+import { isPetStatus } from '../../lib/spec/petstore-api.js'
+import { errorResponse, json, petBody } from '../../reference/handler.js'
+import { isCreatePet, isListPets, mapJsonBody, type Variant, withValidKey } from '../variant.js'
 
 /** A JSON object's text with each repeated member name keeping its first value (a first-wins parser's reading), or undefined when no name repeats. */
 function firstMembersWin(text: string): string | undefined {
@@ -127,5 +128,31 @@ export const httpPartFaults: Variant[] = [
       request.method === 'OPTIONS'
         ? { status: 200, headers: { allow: 'GET, HEAD, POST, OPTIONS', 'content-type': 'text/plain' }, body: 'GET, HEAD, POST, OPTIONS' }
         : reference(request),
+  },
+  {
+    name: 'other-methods-405-in-plain-text',
+    description: 'the router answers a method a route does not have (PROPFIND, PUT, …) 405 with a plain-text body, where its other errors are Error JSON (other-method)',
+    catches: ['errors/body-schema'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      return answer.status === 405 ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' }, body: 'Method Not Allowed' } : answer
+    },
+  },
+  {
+    name: 'limit-checked-first-read-last',
+    description: 'the validator reads the first limit and the query layer the last: limit=7&limit=500 passes validation and lists up to 500 pets',
+    catches: ['listPets/limit-max-100'],
+    wrap:
+      (reference, { store }) =>
+      async (request) => {
+        const limits = request.query.getAll('limit')
+        const last = Number(limits.at(-1))
+        if (!isListPets(request) || limits.length < 2 || !Number.isInteger(last) || last < 1) return reference(request)
+        const answer = await reference(request)
+        if (answer.status !== 200) return answer
+        const status = request.query.get('status')
+        return json(200, store.list({ ...(isPetStatus(status) ? { status } : {}), limit: last }).map(petBody))
+      },
   },
 ]
