@@ -141,6 +141,8 @@ async function readWithin(
     body.destroy()
     decoder.destroy()
     if (error instanceof BodyTooLarge) throw error
+    // No octets at all (a 204, a 304, an answer to HEAD): there is no content for a coding to apply to (RFC 9110 §8.4).
+    if (wireBytes === 0) return { chunks: [], byteLength: 0, wireBytes }
     throw new BodyDecodingFailed(`the ${contentEncoding} body cannot be decoded: ${error instanceof Error ? error.message : String(error)}`)
   } finally {
     await feeding

@@ -34,6 +34,14 @@ describe('what the target sends is data, bounded after decoding', () => {
     expect(read.wireBytes).toBe(compressed.length)
   })
 
+  test('an answer with a Content-Encoding and no octets at all (a 204, an answer to HEAD) is an empty body, not one that cannot be decoded; a truncated one still cannot', async () => {
+    for (const coding of ['gzip', 'deflate', 'br', 'zstd']) {
+      const read = await readBody(streamOf([]), coding, 1024)
+      expect(read).toEqual({ chunks: [], byteLength: 0, wireBytes: 0 })
+    }
+    await expect(readBody(streamOf([gzipSync(Buffer.from('[1,2]')).subarray(0, 8)]), 'gzip', 1024)).rejects.toThrow(/cannot be decoded/)
+  })
+
   test('a body in no known encoding is kept as it came, and cut at the cap', async () => {
     const read = await readBody(streamOf([Buffer.from('[1,'), Buffer.from('2]')]), undefined, 10)
     expect(Buffer.concat(read.chunks).toString()).toBe('[1,2]')
