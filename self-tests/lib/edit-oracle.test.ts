@@ -94,6 +94,64 @@ describe('the same request in other words gets the plain answer', () => {
   })
 })
 
+describe('the parts HTTP has beside the plain request’s: methods, the version, the target’s form, the framing', () => {
+  const CREATE = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 43')
+  const PET = '{"name":"n","categoryId":1,"status":"sold"}'
+
+  test('HEAD in place of a read’s GET gets GET’s status (SHOULD, RFC 9110 §9.3.2); without the key, no access like any request (MUST)', () => {
+    const withKey = judge(LIST, head('HEAD /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH))
+    expect(withKey.judgement).toMatchObject({ kind: 'head', requirementId: 'responses/head-as-get' })
+    expect(levelOf(withKey.judgement)).toBe('SHOULD')
+    expect(withKey.otherMethod).toBe(false)
+    const without = judge(LIST, head('HEAD /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json'))
+    expect(without.judgement).toMatchObject({ kind: 'no access', requirementId: 'auth/no-access-without-key' })
+    expect(levelOf(without.judgement)).toBe('MUST')
+  })
+
+  test('OPTIONS without the key: no access at SHOULD (a CORS preflight carries no credentials); another method: the invariants', () => {
+    const options = judge(LIST, head('OPTIONS /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json'))
+    expect(options.judgement).toMatchObject({ kind: 'no access', requirementId: 'auth/options-without-key' })
+    expect(levelOf(options.judgement)).toBe('SHOULD')
+    const propfind = judge(GET, head('PROPFIND /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH))
+    expect(propfind).toMatchObject({ otherMethod: true, judgement: { kind: 'invariants' } })
+  })
+
+  test('CONNECT with an origin-form target is a message HTTP refuses (RFC 9112 §3.2.3)', () => {
+    expect(judge(GET, head('CONNECT /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH)).invalidMessage).toMatch(/CONNECT/)
+  })
+
+  test('HTTP/1.0 and an absolute-form target mean the plain request, at SHOULD (no policy row; RFC 9112 §2.3, §3.2.2)', () => {
+    for (const line of ['GET /v1/pets?limit=7&status=available HTTP/1.0', 'GET http://127.0.0.1:8080/v1/pets?limit=7&status=available HTTP/1.1']) {
+      const expectation = judge(LIST, head(line, 'Accept: application/json', AUTH))
+      expect(expectation.invalidMessage, line).toBeUndefined()
+      expect(expectation.otherForms.length, line).toBe(1)
+      expect(expectation.judgement, line).toMatchObject({ kind: 'plain answer', requirementId: 'responses/message-forms' })
+      expect(levelOf(expectation.judgement), line).toBe('SHOULD')
+    }
+    // HTTP/1.0 has no Host field of its own; HTTP/1.1 without one is a message HTTP refuses.
+    expect(readWire('GET /v1/pets HTTP/1.0\r\nAccept: application/json\r\n\r\n').invalid).toBeUndefined()
+    expect(readWire('GET /v1/pets HTTP/1.1\r\nAccept: application/json\r\n\r\n').invalid).toMatch(/no Host/)
+  })
+
+  test('a chunked body, or Expect: 100-continue, creates the pet as sent, at SHOULD; chunked beside a Content-Length is a message HTTP refuses', () => {
+    for (const framing of ['Transfer-Encoding: chunked', 'Expect: 100-continue']) {
+      const edited = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, framing)
+      const expectation = judge(CREATE, edited, { plain: PET, edited: PET })
+      expect(expectation.judgement, framing).toMatchObject({ kind: 'created', requirementId: 'responses/message-forms' })
+    }
+    const both = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Transfer-Encoding: chunked', 'Content-Length: 43')
+    expect(judge(CREATE, both, { plain: PET, edited: PET }).invalidMessage).toMatch(/both Transfer-Encoding and Content-Length/)
+  })
+
+  test('a parameter given twice with another value: two valid limits hold the list to the larger, an invalid one to 100 alone', () => {
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available&limit=100 HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({
+      kind: 'list',
+      limits: [100n],
+    })
+    expect(judge(LIST, head('GET /v1/pets?limit=500&limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'list', limits: [] })
+  })
+})
+
 describe('a value made invalid gets the rows’ refusal, and never another pet', () => {
   test.for(['0x1E', '3_0', '30.', '.30e2', '%EF%BC%93%EF%BC%90', '30%3B', '3a0'])('the id %s: 400 or 404 with an Error body', (id) => {
     expect(judge(GET, head(`GET /v1/pets/${id} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement).toMatchObject({

@@ -11,6 +11,7 @@ import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
+import { SAFE_METHODS, UNKNOWN_METHODS } from '../../lib/neighbourhood/methods.js'
 import { readPart } from '../../lib/neighbourhood/request-model.js'
 import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
@@ -36,7 +37,7 @@ describe('a full run edits every part with every operator', () => {
   test.for(SEEDS)('seed %i: every request, part and operator pair has an edit', (seed) => {
     const { coverage } = planEdits(plains(), { seed, every: false, writes: true })
     expect(coverage.filter((row) => row.edits === 0)).toEqual([])
-    // The ten operators, each on some part.
+    // Every operator, each on some part.
     expect(new Set(coverage.map((row) => row.operator))).toEqual(new Set(EDIT_OPERATORS.map((operator) => operator.id)))
   })
 
@@ -57,6 +58,9 @@ describe('a full run edits every part with every operator', () => {
       'header fields',
       'body text',
       'member value categoryId',
+      'HTTP version',
+      'request-target form',
+      'body framing',
     ]) {
       expect(labels, part).toContain(part)
     }
@@ -93,9 +97,26 @@ describe('a full run edits every part with every operator', () => {
     expect(labels(1)).toEqual(labels(1))
   })
 
-  test('a smoke run edits the reads only', () => {
-    const { edits } = planEdits(plains(['listPets', 'getPet']), { seed: 1, every: false, writes: true })
+  test('a smoke run edits the reads only, and puts only the registry’s safe methods in place of theirs', () => {
+    const { edits } = planEdits(plains(['listPets', 'getPet']), { seed: 1, every: true, writes: false })
     expect(new Set(edits.map((edit) => edit.plain.model.method))).toEqual(new Set(['GET']))
+    const methods = new Set(edits.filter((edit) => edit.operator === 'other-method').map((edit) => edit.model.method))
+    expect([...methods].filter((method) => !SAFE_METHODS.has(method))).toEqual([])
+    expect(methods).toContain('HEAD')
+  })
+
+  test('an unsafe method goes only to a request without the key, and every class of methods goes to those too', () => {
+    for (const seed of SEEDS) {
+      const methods = planEdits(plains(), { seed, every: false, writes: true }).edits.filter((edit) => edit.operator === 'other-method')
+      const unsafe = methods.filter((edit) => !SAFE_METHODS.has(edit.model.method) && !UNKNOWN_METHODS.includes(edit.model.method) && !['GET', 'POST'].includes(edit.model.method))
+      expect(unsafe.length, `seed ${seed}`).toBeGreaterThan(0)
+      expect(unsafe.filter((edit) => !edit.plain.keyless)).toEqual([])
+      expect(methods.filter((edit) => edit.model.method === 'TRACE' && !edit.plain.keyless)).toEqual([])
+      for (const plain of plains().filter((candidate) => candidate.keyless)) {
+        const sent = new Set(methods.filter((edit) => edit.plain.name === plain.name).map((edit) => edit.valueClass))
+        expect(sent, plain.name).toEqual(new Set(['HEAD', 'OPTIONS', 'other safe methods', 'unknown tokens', 'unsafe methods']))
+      }
+    }
   })
 })
 
