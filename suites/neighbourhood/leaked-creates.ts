@@ -71,8 +71,9 @@ async function searchByIds(
   const undecided = (why: string): RefusedCreatesRecord => ({ refused, verified: 0, undecided: `the lists hold 100 pets or more, and ${why}` })
   if (acceptedIds.length === 0) return undecided('no create was accepted to show where the store puts a new pet')
   const created = check.knownPets.createdIds()
-  const first = acceptedIds.reduce((low, id) => (id < low ? id : low))
-  const last = acceptedIds.reduce((high, id) => (id > high ? id : high))
+  const sorted = [...acceptedIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const first = sorted[0] as bigint
+  const last = sorted.at(-1) as bigint
   const between: bigint[] = []
   for (let id = first + 1n; id < last; id++) {
     if (created.has(id)) continue
@@ -89,7 +90,8 @@ async function searchByIds(
   const answers = await Promise.all(between.map(show))
   if (answers.some((status) => status !== 200 && status !== 404)) return undecided('an id between the accepted creates was answered neither 200 nor 404')
   // Past the last accepted create: up to the last id any create of the run was answered with, then until the ids hold no pet.
-  const lastCreated = [...created].reduce((high, id) => (id > high ? id : high), last)
+  let lastCreated = last
+  for (const id of created) if (id > lastCreated) lastCreated = id
   let empty = 0
   let read = between.length
   for (let id = last + 1n; empty < EMPTY_IDS_PAST_THE_END || id <= lastCreated; id++) {
