@@ -118,7 +118,9 @@ describe.concurrent('rate limits and retries', () => {
     expect(server.requests.filter((request) => request.url === '/v1/pets').length).toBe(2)
     const anyRetried = outcome.results?.requirements.flatMap((result) => result.retried).join('\n') ?? ''
     // Reset on the connection that had carried the run's first answers, or on one of its own: either way it goes again.
-    expect(anyRetried).toMatch(/GET .*: retried after (connection failed|the connection was reset by the target)/)
+    // On a busy machine the reset may reach the client as the connection closed before any byte of an answer: a read
+    // lost so goes again too, in those words.
+    expect(anyRetried).toMatch(/GET .*: retried after (connection failed|the connection was reset by the target|the connection was closed by the target before any byte)/)
   })
 
   test('a POST whose connection is reset is sent again at most once, on a connection of its own, and only when the lists show it was not processed', async ({ onTestFinished }) => {
