@@ -305,9 +305,7 @@ export class HttpClient {
             })
       answered = true
       const headers = headerRecord(answer.headers)
-      // An answer to HEAD has no content (RFC 9110 §9.3.2), so there is nothing its Content-Encoding applies to.
-      const coding = request.method === 'HEAD' ? undefined : headers['content-encoding']
-      const { chunks, byteLength } = await readBody(answer.body, coding, maxBodyBytes, this.bodies.gate)
+      const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.bodies.gate)
       outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
     } catch (error) {
       const classified = classify(error, timeoutMs, maxBodyBytes, stop, operation)

@@ -4,11 +4,6 @@
  * preface, RFC 9113 §3.4) and `*` (reserved) are left out: neither is a method an HTTP/1.1 request can carry.
  */
 
-export interface RegisteredMethod {
-  name: string
-  safe: boolean
-}
-
 const SAFE = ['GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'QUERY', 'REPORT', 'SEARCH', 'TRACE']
 
 const UNSAFE = [
@@ -44,8 +39,6 @@ const UNSAFE = [
   'UPDATEREDIRECTREF',
   'VERSION-CONTROL',
 ]
-
-export const METHOD_REGISTRY: readonly RegisteredMethod[] = [...SAFE.map((name) => ({ name, safe: true })), ...UNSAFE.map((name) => ({ name, safe: false }))]
 
 /** The registry's safe methods (RFC 9110 §9.2.1): all a read-only run sends. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(SAFE)

@@ -30,26 +30,27 @@ function lastMembersWin(text: string): unknown {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** A method the auth middleware lets past, and the router hands to the GET handler: served as GET, key or not. */
+function servedAsGetWithoutKey(method: string): Variant['wrap'] {
+  return (reference, { apiKey }) =>
+    async (request) =>
+      request.method === method ? reference({ ...withValidKey(request, apiKey), method: 'GET' }) : reference(request)
+}
+
 export const httpPartFaults: Variant[] = [
   {
     name: 'head-served-without-key',
     description: 'the auth middleware runs for GET and POST only, and the router hands HEAD to the GET handler: HEAD /v1/pets without a key is answered 200 (other-method)',
     catches: ['auth/no-access-without-key'],
     provenByEdits: ['other-method'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        request.method === 'HEAD' ? reference({ ...withValidKey(request, apiKey), method: 'GET' }) : reference(request),
+    wrap: servedAsGetWithoutKey('HEAD'),
   },
   {
     name: 'options-lists-pets-without-key',
     description: 'CORS middleware lets OPTIONS past auth, and the router hands it to the GET handler: OPTIONS /v1/pets without a key lists the pets (other-method)',
     catches: ['auth/no-access-without-key'],
     provenByEdits: ['other-method'],
-    wrap:
-      (reference, { apiKey }) =>
-      async (request) =>
-        request.method === 'OPTIONS' ? reference({ ...withValidKey(request, apiKey), method: 'GET' }) : reference(request),
+    wrap: servedAsGetWithoutKey('OPTIONS'),
   },
   {
     name: 'unrouted-methods-500',
