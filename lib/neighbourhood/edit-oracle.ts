@@ -12,7 +12,18 @@ import type { RuleSourceId } from '../spec/rule-sources.js'
 import type { Edit } from './edit-operators.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
 import { createJudgement, getPetJudgement, type Judgement, listJudgement, type ReadRequest, splitOnce } from './operation-judgements.js'
-import { acceptAdmitsJson, acceptOf, decodedUriPart, keySpellingRelaxations, type MeaningInput, meaningOf, RELAXATIONS, type Relaxation } from './request-meaning.js'
+import {
+  acceptAdmitsJson,
+  acceptOf,
+  decodedUriPart,
+  keySpellingRelaxations,
+  type MeaningInput,
+  meaningUnder,
+  RELAXATIONS,
+  type Relaxation,
+  type RequestMeaning,
+  readMeaning,
+} from './request-meaning.js'
 import { fieldValues, type KeyState, keyOfFields, keyOfWire, readWire } from './wire-reading.js'
 
 /** An answer the policy allows an edited request beside what its judgement expects: taken as it is, or warned on a SHOULD requirement. */
@@ -110,11 +121,30 @@ function meaningInput(request: ReadRequest & { otherForms: readonly string[] }, 
   }
 }
 
+/** The plain requests' meanings read most recently: a plain request is compared with every edit of it. */
+const recentPlainMeanings = new Map<string, RequestMeaning>()
+const RECENT_PLAIN_MEANINGS = 16
+
+function plainMeaning(plain: MeaningInput & { head: string }): RequestMeaning {
+  const key = `${plain.apiKey}\0${plain.head}\0${plain.body ?? ''}`
+  const known = recentPlainMeanings.get(key)
+  if (known) return known
+  const meaning = readMeaning(plain)
+  if (recentPlainMeanings.size >= RECENT_PLAIN_MEANINGS) recentPlainMeanings.delete(recentPlainMeanings.keys().next().value as string)
+  recentPlainMeanings.set(key, meaning)
+  return meaning
+}
+
+const STRICT: ReadonlySet<Relaxation> = new Set()
+const ALONE = new Map(RELAXATIONS.map((relaxation) => [relaxation, new Set([relaxation])]))
+
 /** The strict reading first; then each relaxation alone: the rule a difference is charged to. */
-function sameMeaning(plain: MeaningInput, edited: MeaningInput): { level: 'MUST' } | { level: 'SHOULD'; relaxation: Relaxation } | undefined {
-  if (meaningOf(plain, new Set()) === meaningOf(edited, new Set())) return { level: 'MUST' }
-  for (const relaxation of RELAXATIONS) {
-    if (meaningOf(plain, new Set([relaxation])) === meaningOf(edited, new Set([relaxation]))) return { level: 'SHOULD', relaxation }
+function sameMeaning(plain: RequestMeaning, edited: RequestMeaning): { level: 'MUST' } | { level: 'SHOULD'; relaxation: Relaxation } | undefined {
+  // No relaxation reads the method, the query, Accept, Content-Type or the body otherwise.
+  if (plain.unrelaxed !== edited.unrelaxed) return undefined
+  if (meaningUnder(plain, STRICT) === meaningUnder(edited, STRICT)) return { level: 'MUST' }
+  for (const [relaxation, alone] of ALONE) {
+    if (meaningUnder(plain, alone) === meaningUnder(edited, alone)) return { level: 'SHOULD', relaxation }
   }
   return undefined
 }
@@ -211,17 +241,15 @@ export function expectationOf(plain: { head: string; body?: string }, edited: { 
   }
   const plainRoute = routeOf(plainRequest, context.baseSegments).route
   // HEAD in place of a read's GET, the rest as it was: GET's status without content (RFC 9110 §9.3.2).
-  if (
-    request.method === 'HEAD' &&
-    plainRequest.method === 'GET' &&
-    sameMeaning(meaningInput(plainRequest, context), { ...meaningInput(request, context), method: 'GET' })?.level === 'MUST'
-  ) {
+  const plainRead = plainMeaning({ ...meaningInput(plainRequest, context), head: plain.head })
+  const editedInput = meaningInput(request, context)
+  if (request.method === 'HEAD' && plainRequest.method === 'GET' && sameMeaning(plainRead, readMeaning({ ...editedInput, method: 'GET' }))?.level === 'MUST') {
     return {
       ...base,
       judgement: { kind: 'head', requirementId: 'responses/head-as-get', source: 'HEAD as GET', why: 'HEAD in place of GET: the status GET gets, without content' },
     }
   }
-  const same = sameMeaning(meaningInput(plainRequest, context), meaningInput(request, context))
+  const same = sameMeaning(plainRead, readMeaning(editedInput))
   const rule = (operation: Operation) =>
     same?.level === 'SHOULD' ? RELAXATION_RULE[same.relaxation] : { requirementId: EQUIVALENT_RULE[operation], source: 'same meaning' as const }
   if (same && plainRoute === 'createPet') {

@@ -155,46 +155,88 @@ export interface MeaningInput {
   meaningless: ReadonlySet<string>
 }
 
-/** What a request means, under the strict reading less the given relaxations. */
-export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>): string {
-  const segments = input.segments.map((segment) => (segment.fixed && !relaxed.has('fixed segments decoded') ? segment.text : normalisedUriPart(segment.text)))
-  const query = input.query === undefined ? [] : input.query.split('&').map(normalisedUriPart)
+/**
+ * What a request means, read once: the parts no relaxation changes as one string, and each part a relaxation
+ * changes as the strict reading takes it and as the relaxation does. Two requests are compared under a reading by
+ * `meaningUnder`, which only joins strings: the body's JSON value, the costly part, is read once per request.
+ */
+export interface RequestMeaning {
+  /** Method, query, Accept, Content-Type and body: no relaxation changes them. */
+  unrelaxed: string
+  forms: string
+  segments: { strict: string; decoded: string }
+  /** Each Authorization value: whether it carries the key, its scheme as written and the spaces after it. */
+  key: ReadonlyArray<{ state: string; scheme: string; spaces: number }>
+  host: { strict: string; lowered: string }
+  fields: { strict: string; meaningful: string }
+}
+
+/**
+ * The fields read apart from the others: how the message is framed and whether its connection stays open say nothing
+ * of what it asks (RFC 9112 §6, §7, §9.6; the forms the framing takes are in otherForms), and the four the API reads.
+ */
+const READ_APART = new Set([...FRAMING_FIELDS, 'authorization', 'accept', 'content-type', 'host'])
+
+/** The other fields by name in lower case, sorted, each name's values in order and trimmed; framing fields and Authorization, Accept, Content-Type and Host apart. */
+function otherFields(fields: readonly WireField[], skip: ReadonlySet<string>): string {
   const byName = new Map<string, string[]>()
-  for (const field of input.fields) {
+  for (const field of fields) {
     const name = field.name.toLowerCase()
-    // How the message is framed and whether its connection stays open say nothing of what it asks (RFC 9112 §6, §7, §9.6);
-    // the forms the framing takes are in otherForms.
-    if (FRAMING_FIELDS.has(name)) continue
-    if (relaxed.has('fields without meaning ignored') && input.meaningless.has(name)) continue
+    if (skip.has(name) || READ_APART.has(name)) continue
     byName.set(name, [...(byName.get(name) ?? []), field.value.replace(/^[ \t]+|[ \t]+$/g, '')])
   }
-  const authorization = fieldValues(input.fields, 'authorization')
-  byName.delete('authorization')
-  // The scheme in any case and one space or several after it are the same credentials (RFC 9110 §11.1, RFC 6750 §2.1:
-  // 1*SP), but both are the policy's SHOULD: each is part of the strict reading, and relaxed alone.
-  const key = authorization.map((value) => {
-    const state = keyInValue(value, input.apiKey)
-    const [, scheme = '', spaces = ''] = /^[ \t]*(\S*)( *)/.exec(value) ?? []
-    return [state, relaxed.has('scheme in any case') ? '' : scheme, relaxed.has('spaces after the scheme') ? '' : spaces.length].join(' ')
-  })
-  const accept = byName.get('accept')
-  byName.delete('accept')
-  const contentType = byName.get('content-type')
-  byName.delete('content-type')
-  const host = byName.get('host')
-  byName.delete('host')
-  return JSON.stringify({
+  return JSON.stringify([...byName.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
+}
+
+/** Reads what a request means, once (see RequestMeaning). */
+export function readMeaning(input: MeaningInput): RequestMeaning {
+  const trimmed = (name: string) => fieldValues(input.fields, name).map((value) => value.replace(/^[ \t]+|[ \t]+$/g, ''))
+  const accept = trimmed('accept')
+  const contentType = trimmed('content-type')
+  const host = trimmed('host')
+  const present = (values: string[]) => (values.length === 0 ? undefined : values)
+  return {
+    unrelaxed: JSON.stringify({
+      method: input.method,
+      query: input.query === undefined ? [] : input.query.split('&').map(normalisedUriPart),
+      accept: accept.length === 0 || acceptAdmitsJson(acceptOf(accept)) ? 'admits json' : accept,
+      contentType: present(contentType)?.map((value) => mediaTypeOf(value) ?? value),
+      body: bodyMeaning(input.body),
+    }),
     // HTTP/1.0, absolute-form, chunked and 100-continue mean what the plain forms mean (RFC 9112 §2.3, §3.2.2, §7.1; RFC
     // 9110 §10.1.1), but no policy row says so: a SHOULD, read alone.
-    forms: relaxed.has('message forms read') ? [] : input.otherForms,
-    method: input.method,
-    segments,
-    query,
-    key,
-    accept: accept === undefined || acceptAdmitsJson(acceptOf(accept)) ? 'admits json' : accept,
-    contentType: contentType?.map((value) => mediaTypeOf(value) ?? value),
-    host: relaxed.has('host in any case') ? host?.map((value) => value.toLowerCase()) : host,
-    fields: [...byName.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
-    body: bodyMeaning(input.body),
-  })
+    forms: JSON.stringify(input.otherForms),
+    segments: {
+      strict: JSON.stringify(input.segments.map((segment) => (segment.fixed ? segment.text : normalisedUriPart(segment.text)))),
+      decoded: JSON.stringify(input.segments.map((segment) => normalisedUriPart(segment.text))),
+    },
+    // The scheme in any case and one space or several after it are the same credentials (RFC 9110 §11.1, RFC 6750 §2.1:
+    // 1*SP), but both are the policy's SHOULD: each is part of the strict reading, and relaxed alone.
+    key: fieldValues(input.fields, 'authorization').map((value) => {
+      const [, scheme = '', spaces = ''] = /^[ \t]*(\S*)( *)/.exec(value) ?? []
+      return { state: keyInValue(value, input.apiKey), scheme, spaces: spaces.length }
+    }),
+    host: { strict: JSON.stringify(present(host)), lowered: JSON.stringify(present(host)?.map((value) => value.toLowerCase())) },
+    fields: { strict: otherFields(input.fields, new Set()), meaningful: otherFields(input.fields, input.meaningless) },
+  }
+}
+
+/** A request's meaning under the strict reading less the given relaxations, as a string two requests are compared on. */
+export function meaningUnder(meaning: RequestMeaning, relaxed: ReadonlySet<Relaxation>): string {
+  const key = meaning.key.map(({ state, scheme, spaces }) =>
+    [state, relaxed.has('scheme in any case') ? '' : scheme, relaxed.has('spaces after the scheme') ? '' : spaces].join(' '),
+  )
+  return [
+    meaning.unrelaxed,
+    relaxed.has('message forms read') ? '[]' : meaning.forms,
+    relaxed.has('fixed segments decoded') ? meaning.segments.decoded : meaning.segments.strict,
+    JSON.stringify(key),
+    relaxed.has('host in any case') ? meaning.host.lowered : meaning.host.strict,
+    relaxed.has('fields without meaning ignored') ? meaning.fields.meaningful : meaning.fields.strict,
+  ].join('\n')
+}
+
+/** What a request means, under the strict reading less the given relaxations. */
+export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>): string {
+  return meaningUnder(readMeaning(input), relaxed)
 }
