@@ -23,7 +23,7 @@ function operationOf(method: string, path: string): string {
 
 export async function planRun(config: Config, suite: ConformanceSuite, io: RunIo): Promise<number> {
   const apiKey = `dry-run-${randomBytes(12).toString('hex')}`
-  const reference = await suite.startReference({ apiKey, pets: config.profile === 'smoke' ? 150 : 0 })
+  const reference = await suite.startReference({ apiKey, pets: config.profile === 'smoke' ? 150 : 0, keepRequests: true })
   let result: RunResult | undefined
   try {
     // Counted at full speed, with no HAR file: the rate limit and the HAR are for the real run.

@@ -7,7 +7,7 @@ import type { CheckDefinition } from '../checks/registry.js'
 /** The embedded reference, started on a port the OS chose. */
 export interface RunningReference {
   baseUrl: string
-  /** Method and path (with query) of every request it received, in order (the dry run counts them). */
+  /** Method and path (with query) of every request it received, in order, once it is closed, when its start asked to keep them (the dry run counts them). */
   requests: ReadonlyArray<{ method: string; url: string }>
   close(): Promise<void>
 }
@@ -20,7 +20,9 @@ export interface ReferenceStart {
   /** Where it listens (default 127.0.0.1, on a port the OS picks). */
   host?: string
   port?: number
-  /** Called once for each answer (the serve verb logs them); a server given it keeps no record of requests, so a long-running one stays flat in memory. */
+  /** Keep the method and URL of every request, in `requests` once it is closed (default none: a long-running one stays flat in memory). */
+  keepRequests?: boolean
+  /** Called once for each answer (the serve verb logs them). */
   onAnswer?: (answer: { method: string; url: string; status: number; durationMs: number }) => void
 }
 
