@@ -1,46 +1,52 @@
 /**
- * A reverse proxy on a free loopback port that adds a fixed delay to every exchange, standing in for a
- * target across a network. It records when the first request arrived and how many came through.
+ * A TCP relay on a free loopback port that adds a fixed delay to every exchange, standing in for a target across a
+ * network. It relays octets, never reads HTTP: an edited request reaches the target as the suite wrote it, however
+ * malformed (an HTTP proxy would refuse it or write it anew). What the client sends is held `delayMs` before it goes
+ * on, in order; the answers come back at once. It records when the first octets arrived and how many connections came.
  */
-import { Agent, createServer, request as forward } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 
 export interface DelayProxy {
   /** The target's base URL, reached through the proxy. */
   baseUrl: string
-  requests: number
-  /** performance.timeOrigin-relative time (ms) of the first request, or undefined. */
+  /** Connections relayed. */
+  connections: number
+  /** performance.timeOrigin-relative time (ms) of the first octets, or undefined. */
   firstRequestAt: number | undefined
   close(): Promise<void>
 }
 
 export async function startDelayProxy(targetBaseUrl: string, delayMs: number): Promise<DelayProxy> {
   const target = new URL(targetBaseUrl)
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
-  const state: { requests: number; firstRequestAt: number | undefined } = { requests: 0, firstRequestAt: undefined }
-  const server = createServer((request, response) => {
-    state.requests += 1
-    state.firstRequestAt ??= performance.now()
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      // The simulated round trip: the answer comes back delayMs later than it would on loopback.
-      setTimeout(() => {
-        const upstream = forward({ host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers, agent }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(response)
-        })
-        upstream.on('error', () => response.destroy())
-        upstream.end(Buffer.concat(chunks))
-      }, delayMs)
+  const state: { connections: number; firstRequestAt: number | undefined } = { connections: 0, firstRequestAt: undefined }
+  const open = new Set<Socket>()
+  const server = createServer((client) => {
+    state.connections += 1
+    const upstream = connect({ host: target.hostname, port: Number(target.port) })
+    for (const socket of [client, upstream]) {
+      open.add(socket)
+      socket.on('close', () => open.delete(socket))
+      socket.on('error', () => {
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    // Each chunk and the end go on delayMs after they came: timers of one duration fire in the order they were set.
+    client.on('data', (chunk) => {
+      state.firstRequestAt ??= performance.now()
+      setTimeout(() => upstream.write(chunk), delayMs)
     })
+    client.on('end', () => setTimeout(() => upstream.end(), delayMs))
+    upstream.pipe(client)
+    upstream.on('close', () => client.destroy())
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
   return {
     baseUrl: `http://127.0.0.1:${port}${target.pathname}`,
-    get requests() {
-      return state.requests
+    get connections() {
+      return state.connections
     },
     get firstRequestAt() {
       return state.firstRequestAt
@@ -48,8 +54,7 @@ export async function startDelayProxy(targetBaseUrl: string, delayMs: number): P
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
-        server.closeAllConnections()
-        agent.destroy()
+        for (const socket of open) socket.destroy()
       }),
   }
 }
