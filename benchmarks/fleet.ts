@@ -12,13 +12,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { packageRoot, packageVersion } from '../lib/spec/package-root.js'
+import { commandPath, packageRoot, packageVersion } from '../lib/spec/package-root.js'
 import { populatedStore } from '../reference/pet-store.js'
 import type { RunningServer } from '../reference/server.js'
 import { startVariant } from '../variants/variant.js'
 
 const API_KEY = 'fleet-benchmark-key-71c4e0'
-const COMMAND = join(packageRoot, 'dist/cli/main.js')
+const COMMAND = commandPath
 
 function command(args: readonly string[], cwd: string): Promise<number> {
   return new Promise((done) => {

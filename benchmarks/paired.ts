@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { packageRoot } from '../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../lib/spec/package-root.js'
 import { PetStore } from '../reference/pet-store.js'
 import { startVariant } from '../variants/variant.js'
 import { type MeasuredChild, median, runMeasured } from './child-process.js'
@@ -99,19 +99,7 @@ export async function measurePaired(apiKey: string, concurrency: number, pairs =
       try {
         const runSuite = async () => {
           const child = await runMeasured(
-            [
-              join(packageRoot, 'dist/cli/main.js'),
-              '--base-url',
-              target.baseUrl,
-              '--profile',
-              'full',
-              '--seed',
-              '7',
-              '--concurrency',
-              String(concurrency),
-              '--report-dir',
-              join(folder, `reports-${pair}`),
-            ],
+            [commandPath, '--base-url', target.baseUrl, '--profile', 'full', '--seed', '7', '--concurrency', String(concurrency), '--report-dir', join(folder, `reports-${pair}`)],
             { PETSTORE_API_KEY: apiKey },
           )
           if (child.code !== 0) throw new Error(`the full run against the reference ended with exit ${child.code}: ${child.stderr.slice(-500)}`)

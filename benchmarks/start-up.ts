@@ -3,7 +3,7 @@
  * --list-requirements, a usage error) timed from spawn to exit, wall and CPU, median of several runs each.
  */
 import { join } from 'node:path'
-import { packageRoot } from '../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../lib/spec/package-root.js'
 import { median, runMeasured } from './child-process.js'
 
 export interface StartupFigures {
@@ -33,7 +33,7 @@ async function timed(args: readonly string[], runs: number): Promise<{ wallMs: n
 }
 
 export async function measureStartup(runs = 7): Promise<{ bare: { wallMs: number; cpuMs: number }; verbs: StartupFigures[] }> {
-  const command = join(packageRoot, 'dist/cli/main.js')
+  const command = commandPath
   const bare = await timed(['-e', '0'], runs)
   const verbs: StartupFigures[] = []
   for (const { verb, args } of VERBS) {

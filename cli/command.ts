@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { EXIT } from '../lib/run/command.js'
+import { withSourcePositions } from '../lib/spec/stack-sources.js'
 import type { WorkerInput, WorkerMessage } from './run-in-worker.js'
 
 /** The worker's young generation, in MiB: measured against the reference at the defaults, 8 MiB held the run's peak near 185 MiB for about 5 % more CPU. */
@@ -46,7 +47,7 @@ worker.on('message', (message: WorkerMessage) => {
   }
 })
 worker.on('error', (error) => {
-  process.stderr.write(`Harness error: ${error.stack ?? error.message}\n`)
+  process.stderr.write(`Harness error: ${withSourcePositions(error.stack ?? error.message)}\n`)
   process.exitCode = EXIT.harness
 })
 worker.on('exit', () => {

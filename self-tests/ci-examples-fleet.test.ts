@@ -17,7 +17,7 @@ import { describe, expect, test } from 'vitest'
 import { parseAllDocuments, parse as parseYaml } from 'yaml'
 import { parseFleet } from '../lib/fleet/fleet-file.js'
 import type { FleetReport } from '../lib/fleet/fleet-report.js'
-import { packageRoot } from '../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../lib/spec/package-root.js'
 import { API_KEY, startTarget } from './helpers/targets.js'
 
 const folder = join(packageRoot, 'ci-examples', 'fleet')
@@ -103,7 +103,7 @@ function runLine(line: string, cwd: string, env: Record<string, string>): Promis
     arg.replace(/^"(.*)"$/, '$1').replace(/\$(\w+)/g, (_, name: string) => env[name] ?? ''),
   )
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(packageRoot, 'dist/cli/main.js'), ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } }, (error) =>
+    execFile(process.execPath, [commandPath, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } }, (error) =>
       resolve(error ? (typeof error.code === 'number' ? error.code : -1) : 0),
     )
   })

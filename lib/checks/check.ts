@@ -12,6 +12,7 @@ import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
 import type { Redactor } from '../http/redaction.js'
 import type { CoverageRow } from '../neighbourhood/edit-plan.js'
 import { type OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
+import { withSourcePositions } from '../spec/stack-sources.js'
 import { Assertions, ConformanceFailure, Inconclusive } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
@@ -388,7 +389,7 @@ export class Check {
         }
       }
       const error = end.error instanceof Error ? end.error : new Error(String(end.error))
-      return { ...common, outcome: 'error', reason: redact(`${error.name}: ${error.message}\n${error.stack ?? ''}`) }
+      return { ...common, outcome: 'error', reason: redact(`${error.name}: ${error.message}\n${withSourcePositions(error.stack ?? '')}`) }
     }
     if (this.expect.count === 0 && this.observations.length === 0) {
       return { ...common, outcome: 'error', reason: 'the check ran no assertion, so it cannot pass' }

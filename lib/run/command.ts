@@ -14,6 +14,7 @@ import { EXIT } from '../judging/verdicts.js'
 import { renderUsage } from '../settings/settings-docs.js'
 import { requirements } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
+import { withSourcePositions } from '../spec/stack-sources.js'
 import { ConfigError, resolveConfig } from './config.js'
 import type { RunOptions } from './run-conformance.js'
 import type { RunIo } from './run-session.js'
@@ -121,7 +122,7 @@ export async function runCommand(suiteSource: SuiteSource, sources: CommandSourc
     if (config.dryRun) return await (await import('./dry-run.js')).planRun(config, suite, io)
     return (await (await import('./run-conformance.js')).runConfigured(config, suite, io, options)).exitCode
   } catch (error) {
-    io.err(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    io.err(`Harness error: ${error instanceof Error ? withSourcePositions(error.stack ?? error.message) : String(error)}`)
     return EXIT.harness
   }
 }

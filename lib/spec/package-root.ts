@@ -18,4 +18,9 @@ function findPackageRoot(): string {
 
 export const packageRoot = findPackageRoot()
 
-export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version
+const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> }
+
+export const packageVersion: string = manifest.version
+
+/** The command's module as package.json's bin names it (the bundle npx runs). */
+export const commandPath: string = join(packageRoot, manifest.bin['petstore-conformance'] ?? 'dist/bundle/main.js')

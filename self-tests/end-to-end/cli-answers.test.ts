@@ -2,11 +2,11 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { requirements } from '../../lib/spec/catalogue.js'
-import { packageRoot } from '../../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../../lib/spec/package-root.js'
 import { lookAlikes } from '../../variants/look-alikes.js'
 import type { Variant } from '../../variants/variant.js'
 import { runCli } from '../helpers/run-cli.js'
@@ -19,7 +19,7 @@ const WITH_KEY = { PETSTORE_API_KEY: API_KEY }
 async function modulesLoadedFor(args: readonly string[]): Promise<{ code: number; modules: string[] }> {
   const out = join(mkdtempSync(join(tmpdir(), 'petstore-trace-')), 'modules.txt')
   const trace = join(packageRoot, 'dist/self-tests/helpers/module-trace.js')
-  const code = await promisify(execFile)(process.execPath, ['--import', trace, join(packageRoot, 'dist/cli/main.js'), ...args], {
+  const code = await promisify(execFile)(process.execPath, ['--import', trace, commandPath, ...args], {
     env: { PATH: process.env.PATH ?? '', MODULE_TRACE_OUT: out, PETSTORE_API_KEY: API_KEY },
     cwd: tmpdir(),
   }).then(
@@ -31,11 +31,18 @@ async function modulesLoadedFor(args: readonly string[]): Promise<{ code: number
         .split('\n')
         .filter((url) => url.startsWith('file:'))
     : []
-  return { code, modules: modules.map((url) => url.slice(`file://${packageRoot}/`.length)) }
+  return { code, modules: modules.flatMap((url) => sourcesOf(url.slice(`file://${packageRoot}/`.length))) }
+}
+
+/** The sources a loaded file holds, by path below the package: a bundle's (dist/bundle/), as its source map lists them; any other file, itself. */
+function sourcesOf(file: string): string[] {
+  if (!file.startsWith('dist/bundle/')) return [file]
+  const { sources } = JSON.parse(readFileSync(join(packageRoot, `${file}.map`), 'utf8')) as { sources: string[] }
+  return sources.map((source) => relative(packageRoot, join(packageRoot, 'dist', 'bundle', source)))
 }
 
 /** What only a run needs: the HTTP client, the checks, the reference, the reports, and the libraries they stand on. */
-const RUN_MODULES = /^(node_modules\/(undici|fast-check|ajv|ajv-formats|lossless-json|p-queue)\/|dist\/(suites|reference|lib\/http\/client|lib\/checks\/runner|lib\/reports)\/?)/
+const RUN_MODULES = /^(node_modules\/(undici|fast-check|ajv|ajv-formats|lossless-json|p-queue)\/|(dist\/)?(suites|reference|lib\/http\/client|lib\/checks\/runner|lib\/reports)\/?)/
 
 describe('the command loads only what the verb needs', () => {
   test.for([['--version'], ['--help'], ['--list-requirements'], ['--list-requirements', '--json'], ['--no-such-flag']])(
@@ -63,7 +70,7 @@ describe('the command loads only what the verb needs', () => {
 
 /** The built command with `args`, run by this Node with `nodeOptions`, only PATH and `env`; its exit code and standard error. */
 async function runBuilt(args: readonly string[], env: Record<string, string>, nodeOptions: readonly string[] = []): Promise<{ code: number; stderr: string }> {
-  return promisify(execFile)(process.execPath, [...nodeOptions, join(packageRoot, 'dist/cli/main.js'), ...args], {
+  return promisify(execFile)(process.execPath, [...nodeOptions, commandPath, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     cwd: tmpdir(),
   }).then(

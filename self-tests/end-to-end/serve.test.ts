@@ -8,13 +8,13 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { serveReference } from '../../entry-points/index.js'
-import { packageRoot } from '../../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../../lib/spec/package-root.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY } from '../helpers/targets.js'
 
 /** The built command `serve …` as a child process, with its output so far. */
 function startServe(args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number> } {
-  const child = spawn(process.execPath, [join(packageRoot, 'dist/cli/main.js'), 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env } })
+  const child = spawn(process.execPath, [commandPath, 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env } })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))

@@ -19,7 +19,7 @@ import type { RunResult } from '../../lib/reports/run-result.js'
 import { renderSummaryMarkdown } from '../../lib/reports/summary-md.js'
 import { writeAtomically } from '../../lib/reports/write-reports.js'
 import { assembleRun } from '../../lib/run/assemble-run.js'
-import { packageRoot } from '../../lib/spec/package-root.js'
+import { commandPath, packageRoot } from '../../lib/spec/package-root.js'
 import { faults } from '../../variants/faults/index.js'
 import { behaviours, listsDrip, listsHugeAndSlow, type Misbehaviour, notFound, rateLimitedFor, startMisbehavingServer } from '../../variants/hostile-servers.js'
 import { lookAlikes } from '../../variants/look-alikes.js'
@@ -241,7 +241,7 @@ function startCommand(
 ): { child: ChildProcess; reportDir: string; output: () => string; exited: Promise<{ code: number | null }> } {
   const cwd = mkdtempSync(join(tmpdir(), 'petstore-signal-'))
   const reportDir = join(cwd, 'reports')
-  const child = spawn(process.execPath, [...nodeOptions, join(packageRoot, 'dist/cli/main.js'), '--report-dir', reportDir, ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, commandPath, '--report-dir', reportDir, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...WITH_KEY },
   })

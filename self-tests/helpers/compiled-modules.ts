@@ -9,7 +9,7 @@
  *   file, when both exist; vitest loads that natively (the config marks dist/ external). An import of a source
  *   that no longer exists is left to fail, not served from an old compiled file.
  * - `ensureCompiled`: before any test runs, a source newer than its compiled file is compiled (tsc, as
- *   npm run build does), so a test never runs old code: a developer who edits and runs `npx vitest` alone
+ *   npm run build does, then the bundle), so a test never runs old code: a developer who edits and runs `npx vitest` alone
  *   gets what they edited. npm test compiles first, so there it finds nothing to do.
  */
 import { execFileSync } from 'node:child_process'
@@ -84,5 +84,7 @@ export function ensureCompiled(root: string, log: (line: string) => void = (line
   const manifest = createRequire(join(root, 'package.json')).resolve('typescript/package.json')
   const tsc = join(dirname(manifest), (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { tsc: string } }).bin.tsc)
   execFileSync(process.execPath, [tsc], { cwd: root, stdio: 'inherit' })
+  // And the bundle the command runs from (npm run build does both).
+  execFileSync(process.execPath, [join(root, 'dist', 'scripts', 'bundle.js')], { cwd: root, stdio: 'inherit' })
   writeFileSync(stamp, `${new Date().toISOString()}\n`)
 }

@@ -94,11 +94,15 @@ describe('the package, installed from its tarball alone', () => {
     const files = shipped
     expect(files).toEqual(
       expect.arrayContaining([
-        'dist/cli/main.js',
-        'dist/entry-points/index.js',
+        'dist/bundle/main.js',
+        'dist/bundle/run-in-worker.js',
+        'dist/bundle/run-in-worker.js.map',
+        'dist/bundle/reference-thread.js',
+        'dist/bundle/index.js',
         'dist/entry-points/index.d.ts',
-        'dist/entry-points/vitest.js',
+        'dist/bundle/vitest.js',
         'dist/entry-points/vitest.d.ts',
+        'dist/lib/run/run-session.d.ts',
         'schemas/results.schema.json',
         'schemas/openapi.json',
         'action.yml',
@@ -108,6 +112,8 @@ describe('the package, installed from its tarball alone', () => {
     )
     const proof = files.filter((file) => /self-tests|variants|mutation-score|benchmarks|^\.ci|ci-examples|\.test\.|scripts\//.test(file))
     expect(proof).toEqual([])
+    // The bundle is what runs: no module of tsc's output ships beside it, only the type declarations.
+    expect(files.filter((file) => file.startsWith('dist/') && !file.startsWith('dist/bundle/') && !file.endsWith('.d.ts'))).toEqual([])
   })
 
   test('the README and every shipped doc make sense installed: each link is to a shipped file, no path leaves the package, repository folders are named as such', () => {
