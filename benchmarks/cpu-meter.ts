@@ -5,7 +5,8 @@
  * and the raw loop alike without a line in either.
  */
 import { subscribe } from 'node:diagnostics_channel'
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
+import { isMainThread, parentPort } from 'node:worker_threads'
 
 export interface CpuMeasure {
   requests: number
@@ -32,8 +33,23 @@ subscribe('undici:request:create', () => {
 subscribe('undici:request:trailers', () => {
   lastAnswerCpuMs = cpuMs()
 })
-process.on('exit', () => {
+const write = () => {
   const totalCpuMs = cpuMs()
   const measure: CpuMeasure = { requests, startupCpuMs: startupCpuMs ?? totalCpuMs, lastAnswerCpuMs, totalCpuMs }
   if (out) writeFileSync(out, JSON.stringify(measure))
-})
+}
+// The command runs in a worker thread (cli/command.ts), which is preloaded with this module too: its figures (process.cpuUsage
+// counts every thread) are written when it tells the command its exit code, since the command then ends it without an exit
+// event; the command's own thread, which sends nothing, writes only where no thread that sent requests did.
+if (isMainThread) {
+  process.on('exit', () => {
+    if (requests > 0 || !out || !existsSync(out)) write()
+  })
+} else if (parentPort) {
+  const port = parentPort
+  const post = port.postMessage.bind(port)
+  port.postMessage = (message: unknown, ...rest: unknown[]) => {
+    if (requests > 0 && typeof message === 'object' && message !== null && 'exitCode' in message) write()
+    return (post as (message: unknown, ...rest: unknown[]) => void)(message, ...rest)
+  }
+}

@@ -24,8 +24,8 @@ export interface RecordedRequestLine {
 
 export type Floor = 'raw' | 'judging'
 
-// Hop-by-hop and framing headers are the client's own to write.
-const UNSENT = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'])
+// Hop-by-hop and framing headers are the client's own to write (undici refuses Expect: the run's 100-continue edits are replayed without it).
+const UNSENT = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect'])
 
 /** The schema of an answer to one of the interface's operations: the operation's own for a success, Error for a client error. */
 export function schemaOfAnswer(method: string, url: string, status: number): SchemaName | undefined {

@@ -10,6 +10,9 @@ export type Invocation = { kind: 'command'; prefix: string } | { kind: 'typed-ap
 
 /** The command's prefix as the user typed it: `npm run conformance --` when npm ran the clone's script, else the bin by its name. */
 export function commandInvocation(env: Readonly<Record<string, string | undefined>>): { kind: 'command'; prefix: string } {
+  // The single executable says how it was called (cli/single-executable.ts).
+  const executable = env.PETSTORE_CONFORMANCE_EXECUTABLE
+  if (executable) return { kind: 'command', prefix: shellWord(executable) }
   return { kind: 'command', prefix: env.npm_lifecycle_event === 'conformance' ? 'npm run conformance --' : 'npx petstore-conformance' }
 }
 

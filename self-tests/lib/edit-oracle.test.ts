@@ -235,6 +235,12 @@ describe('without the key, no access; a message HTTP refuses, the invariants alo
     expect(keyInValue(`Bearer ${KEY}\u00a0`, KEY)).toBe('none')
     expect(keyInValue(`Bearer${KEY}`, KEY)).toBe('none')
     expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\nAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\rAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
+    // Whitespace before a field's name: no token, but a reader that trims names finds the key.
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `\tAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `Authorization : Bearer ${KEY}`), KEY)).toBe('lenient')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Authorization: Bearer ${KEY}`), KEY)).toBe('none')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `Authorization: Bearer ${KEY}`), KEY)).toBe('valid')
   })
 
   test('integers read the way the spec reads them, and the readings some parsers take', () => {
