@@ -7,6 +7,7 @@
  */
 import type { OperatorId } from '../settings/settings.js'
 import { EDIT_OPERATORS, type Edit, type EditClass } from './edit-operators.js'
+import { wireOf } from './plain-requests.js'
 import { type PartRef, partsOf, type RequestModel, readPart } from './request-model.js'
 import { seededIndex, seededPick } from './seeded-choice.js'
 
@@ -25,6 +26,12 @@ export interface PlannedEdit extends Edit {
    * a run still sends when the target's rate limit makes the rest give way (policy §2, rate limits).
    */
   cover: boolean
+}
+
+/** An edit not sent because an edit sent, or a plain request, is written with the same octets: that request's answer is its answer. */
+export interface AlikeEdit extends PlannedEdit {
+  /** The label of the edit it is written as, or `the plain request`. */
+  writtenAs: string
 }
 
 export interface CoverageRow {
@@ -59,7 +66,7 @@ const leftToTheParser = (name: string) => /^[iy]_ /.test(name)
 export function planEdits(
   plains: readonly PlainRequest[],
   options: { seed: number; every: boolean; writes: boolean; maxEdits?: number | undefined; operators?: readonly string[] | undefined },
-): { edits: PlannedEdit[]; coverage: CoverageRow[] } {
+): { edits: PlannedEdit[]; alike: AlikeEdit[]; coverage: CoverageRow[] } {
   const { seed, every } = options
   /** The edits chosen, each made only once it is known to be sent. */
   const chosen: Chosen[] = []
@@ -119,14 +126,52 @@ export function planEdits(
     const name = `${row.request}|${row.part}|${row.operator}|left out`
     pick(seededPick(seed, name, places), name)
   }
-  const sent = options.maxEdits !== undefined && chosen.length > options.maxEdits ? withinBudget(chosen, seed, options.maxEdits) : chosen
+  const made = new Map(chosen.map((edit) => [edit, edit.editClass.edit(edit.index)]))
+  const { distinct, alike } = distinctOnTheWire(chosen, made, plains)
+  const sent = options.maxEdits !== undefined && distinct.length > options.maxEdits ? withinBudget(distinct, seed, options.maxEdits) : distinct
   const cover = coverOf(sent, seed)
   // The cover first, so that whatever gives way comes last.
   const ordered = [...sent.filter((edit) => cover.has(edit)), ...sent.filter((edit) => !cover.has(edit))]
+  const planned = (edit: Chosen): PlannedEdit => ({ ...(made.get(edit) as Edit), plain: edit.plain, cover: cover.has(edit) })
+  const kept = new Set(sent)
+  const alikeSent = alike.filter(({ as }) => as === undefined || kept.has(as))
   return {
-    edits: ordered.map((edit) => ({ ...edit.editClass.edit(edit.index), plain: edit.plain, cover: cover.has(edit) })),
-    coverage: coverageOf(plains, sent, options.operators),
+    edits: ordered.map(planned),
+    alike: alikeSent.map(({ edit, as }) => ({ ...planned(edit), writtenAs: as === undefined ? 'the plain request' : `${(made.get(as) as Edit).label}` })),
+    // A pair whose edit is written as another's is reached by that edit's request: the same octets, judged once.
+    coverage: coverageOf(plains, [...sent, ...alikeSent.map(({ edit }) => edit)], options.operators),
   }
+}
+
+/**
+ * The edits written otherwise than every plain request and every edit before them: two operators may write the same
+ * octets (`Host` given twice by its name and by its value, a digit's escape and every octet's), and a request sent
+ * twice says nothing the first did not. A create's number is not yet in its body, so two creates that differ only in
+ * it are one.
+ */
+function distinctOnTheWire(
+  edits: readonly Chosen[],
+  made: ReadonlyMap<Chosen, Edit>,
+  plains: readonly PlainRequest[],
+): { distinct: Chosen[]; alike: Array<{ edit: Chosen; as: Chosen | undefined }> } {
+  const written = (model: RequestModel, bodyOctets?: string) => {
+    const wire = wireOf(model, bodyOctets)
+    return `${wire.framing}\0${wire.head}\0${wire.body ?? ''}`
+  }
+  /** The edit each text was first written by (undefined: a plain request). */
+  const first = new Map<string, Chosen | undefined>(plains.map((plain) => [written(plain.model), undefined]))
+  const distinct: Chosen[] = []
+  const alike: Array<{ edit: Chosen; as: Chosen | undefined }> = []
+  for (const edit of edits) {
+    const { model, bodyOctets } = made.get(edit) as Edit
+    const octets = written(model, bodyOctets)
+    if (first.has(octets)) alike.push({ edit, as: first.get(octets) })
+    else {
+      first.set(octets, edit)
+      distinct.push(edit)
+    }
+  }
+  return { distinct, alike }
 }
 
 /**

@@ -12,7 +12,8 @@ import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
 import { SAFE_METHODS, UNKNOWN_METHODS } from '../../lib/neighbourhood/methods.js'
-import { readPart } from '../../lib/neighbourhood/request-model.js'
+import { wireOf } from '../../lib/neighbourhood/plain-requests.js'
+import { type RequestModel, readPart } from '../../lib/neighbourhood/request-model.js'
 import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { testPlains } from '../helpers/plains.js'
@@ -66,9 +67,10 @@ describe('a full run edits every part with every operator', () => {
     }
   })
 
-  test('the key and the id take every octet value, each once, whatever the seed', () => {
+  test('the key and the id take every octet value, each once, whatever the seed (an octet written as another edit goes as that edit)', () => {
     for (const seed of SEEDS) {
-      const { edits } = planEdits(plains(), { seed, every: false, writes: true })
+      const plan = planEdits(plains(), { seed, every: false, writes: true })
+      const edits = [...plan.edits, ...plan.alike]
       const octets = (request: string, part: string) =>
         new Set(
           edits
@@ -81,7 +83,9 @@ describe('a full run edits every part with every operator', () => {
   })
 
   test('every field and member of the dictionaries goes to a request with the key and to one without it, and every n_ text as the body', () => {
-    const { edits } = planEdits(plains(), { seed: 7, every: false, writes: true })
+    const plan = planEdits(plains(), { seed: 7, every: false, writes: true })
+    // A row written as another edit (Host given once more) goes as that edit.
+    const edits = [...plan.edits, ...plan.alike]
     for (const keyless of [false, true]) {
       const sent = (operator: OperatorId) => edits.filter((edit) => edit.operator === operator && edit.plain.keyless === keyless)
       expect(new Set(sent('add-field').map((edit) => `${edit.field?.name}: ${edit.field?.value}${edit.field?.codesBody ? ' coded' : ''}`)).size).toBe(FIELD_DICTIONARY.length)
@@ -89,6 +93,30 @@ describe('a full run edits every part with every operator', () => {
     }
     const bodies = new Set(edits.filter((edit) => edit.corpus === 'n_' && edit.valueClass.startsWith('n_ body')).map((edit) => edit.valueClass))
     expect(bodies.size).toBe(jsonCorpus().malformed.length)
+  })
+
+  test.for(SEEDS)('seed %i: no two edits are written alike, nor any like a plain request: each request goes once, and its pairs are reached all the same', (seed) => {
+    const { edits, alike, coverage } = planEdits(plains(), { seed, every: false, writes: true })
+    const written = (model: RequestModel, bodyOctets?: string) => {
+      const wire = wireOf(model, bodyOctets)
+      return `${wire.framing} ${wire.head}${wire.body ?? ''}`
+    }
+    const plainOctets = new Set(plains().map((plain) => written(plain.model)))
+    const octets = edits.map((edit) => written(edit.model, edit.bodyOctets))
+    expect(new Set(octets).size).toBe(edits.length)
+    expect(octets.filter((text) => plainOctets.has(text))).toEqual([])
+    // Each edit left out is written as one sent, or as a plain request, and says which.
+    const sentOctets = new Set(octets)
+    expect(alike.length).toBeGreaterThan(0)
+    for (const edit of alike) expect(sentOctets.has(written(edit.model, edit.bodyOctets)) || plainOctets.has(written(edit.model, edit.bodyOctets)), edit.label).toBe(true)
+    expect(
+      alike.find((edit) => edit.part.label === 'header value Host' && edit.operator === 'duplicate')?.writtenAs ??
+        alike.find((edit) => edit.part.label === 'header name Host' && edit.operator === 'duplicate')?.writtenAs,
+    ).toMatch(/Host/)
+    // `Host` given twice by its name and by its value is one request: both pairs count it.
+    const pair = (part: string, operator: OperatorId) => coverage.find((row) => row.request === 'GET /pets with the key' && row.part === part && row.operator === operator)?.edits
+    expect(pair('header name Host', 'duplicate')).toBeGreaterThan(0)
+    expect(pair('header value Host', 'duplicate')).toBeGreaterThan(0)
   })
 
   test('the seed chooses the values: two seeds send different edits of the same classes', () => {
