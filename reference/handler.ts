@@ -7,7 +7,7 @@ import { exactInteger, isInt64 } from '../lib/http/int64.js'
 import { isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson, toPlain } from '../lib/http/json.js'
 import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { schemaViolations } from '../lib/spec/schemas.js'
-import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
+import { BASE_PATH, type Handler, type ServiceRequest, type ServiceResponse } from './http-types.js'
 import { type PetStatus, PetStore, type StoredPet } from './pet-store.js'
 
 export interface ReferenceOptions {
@@ -119,11 +119,11 @@ export function createReferenceHandler(options: ReferenceOptions): Handler {
   const store = options.store ?? new PetStore()
   return async (request) => {
     // Outside the base path there is no interface: the server's own 404, before any key is read.
-    if (request.outside) return errorResponse(404, 'not_found', 'the interface is under /v1')
+    if (request.outside) return errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`)
     const token = bearerToken(request.headers.authorization)
     if (token === undefined || !sameSecret(token, options.apiKey)) return unauthorized(request)
     // Paths are case-sensitive (RFC 3986 §6.2.2.1 normalises only the scheme and host): /V1 is no path of the interface.
-    if (request.basePath !== undefined && request.basePath !== '/v1') return errorResponse(404, 'not_found', 'the interface is under /v1')
+    if (request.basePath !== undefined && request.basePath !== BASE_PATH) return errorResponse(404, 'not_found', `the interface is under ${BASE_PATH}`)
     // HEAD is GET without content (RFC 9110 §9.3.2): the server writes no body to it.
     const reads = request.method === 'GET' || request.method === 'HEAD'
     if (request.path === '/pets') {

@@ -1,5 +1,8 @@
 /** The reference implementation as a function of requests, so variants can wrap it without a socket. */
 
+/** The base path the interface is served under (the spec's v1), as the server routes it and the handler names it. */
+export const BASE_PATH = '/v1'
+
 export interface ServiceRequest {
   method: string
   /** Path below the base path (e.g. `/pets/3`), without the query, its percent-encoded unreserved characters decoded. */

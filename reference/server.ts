@@ -4,9 +4,7 @@ import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
 import { errorResponse } from './handler.js'
-import type { Handler, ServiceRequest, ServiceResponse } from './http-types.js'
-
-export const BASE_PATH = '/v1'
+import { BASE_PATH, type Handler, type ServiceRequest, type ServiceResponse } from './http-types.js'
 
 /** The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2): `/v1/%70ets` is `/v1/pets`. */
 function normalizedPath(pathname: string): string {

@@ -5,6 +5,7 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
+import { percentEncodedOctet } from '../spec/spellings.js'
 import { type ClassOptions, type Edit, type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
 import { HTTP_PART_OPERATORS } from './http-part-operators.js'
@@ -74,7 +75,8 @@ const asciiUpper = (text: string) => text.replace(/[a-z]/g, (letter) => letter.t
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase())
 const swapFirstLetter = (text: string) => text.replace(/[A-Za-z]/, (letter) => (letter === asciiUpper(letter) ? asciiLower(letter) : asciiUpper(letter)))
 
-const percentOf = (octet: string) => `%${hex(octet.charCodeAt(0))}`
+/** An octet (one character of an octet string) as %XX. */
+const percentOf = (octet: string) => percentEncodedOctet(octet.charCodeAt(0))
 
 /** A body member whose value is a number: the notation operator's part in a body. */
 const NUMERIC_MEMBERS = new Set(['categoryId'])

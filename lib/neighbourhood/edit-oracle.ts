@@ -6,6 +6,7 @@
  * request means (then it gets the plain answer); and otherwise what the request names: an operation of the spec
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
+import { RecentlyUsed } from '../http/recently-used.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -122,15 +123,11 @@ function meaningInput(request: ReadRequest & { otherForms: readonly string[] }, 
 }
 
 /** The plain requests' meanings read most recently: a plain request is compared with every edit of it. */
-const recentPlainMeanings = new Map<string, RequestMeaning>()
-const RECENT_PLAIN_MEANINGS = 16
+const recentPlainMeanings = new RecentlyUsed<string, RequestMeaning>({ maxEntries: 16, maxWeight: 4 * 2 ** 20, weigh: (key) => key.length })
 
 function plainMeaning(plain: MeaningInput & { head: string }): RequestMeaning {
   const key = `${plain.apiKey}\0${plain.head}\0${plain.body ?? ''}`
-  const known = recentPlainMeanings.get(key)
-  if (known) return known
-  const meaning = readMeaning(plain)
-  if (recentPlainMeanings.size >= RECENT_PLAIN_MEANINGS) recentPlainMeanings.delete(recentPlainMeanings.keys().next().value as string)
+  const meaning = recentPlainMeanings.get(key) ?? readMeaning(plain)
   recentPlainMeanings.set(key, meaning)
   return meaning
 }

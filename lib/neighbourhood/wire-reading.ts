@@ -5,6 +5,8 @@
  * carries the valid Bearer key, may carry it in a lenient reading, or does not carry it at all.
  */
 
+import { RecentlyUsed } from '../http/recently-used.js'
+
 export interface WireField {
   name: string
   value: string
@@ -38,15 +40,11 @@ const ABSOLUTE_FORM = /^(https?:\/\/[^/?#]+)([/?].*)?$/i
 const TARGET = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+$/
 
 /** The heads read most recently: a plain request's head is read once per edit of it, and every head by the oracle and the rules of every answer. */
-const recentReadings = new Map<string, WireReading>()
-const RECENT_READINGS = 64
+const recentReadings = new RecentlyUsed<string, WireReading>({ maxEntries: 64, maxWeight: 4 * 2 ** 20, weigh: (head) => head.length })
 
 /** Reads a head as RFC 9112 does: lines end in CRLF, the request line first. */
 export function readWire(head: string): WireReading {
-  const known = recentReadings.get(head)
-  if (known) return known
-  const reading = readHead(head)
-  if (recentReadings.size >= RECENT_READINGS) recentReadings.delete(recentReadings.keys().next().value as string)
+  const reading = recentReadings.get(head) ?? readHead(head)
   recentReadings.set(head, reading)
   return reading
 }

@@ -14,9 +14,14 @@ export interface Spelling {
 
 const hex = (code: number) => code.toString(16).toUpperCase().padStart(2, '0')
 
+/** One octet (0–255) as %XX, its hex digits in upper case (RFC 3986 §2.1). */
+export function percentEncodedOctet(octet: number): string {
+  return `%${hex(octet)}`
+}
+
 /** Each character as %XX (RFC 3986 §2.1): for unreserved characters, a spelling with the same meaning (§2.3, §6.2.2.2). */
 export function percentEncodeAll(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((byte) => `%${hex(byte)}`).join('')
+  return [...Buffer.from(text, 'utf8')].map(percentEncodedOctet).join('')
 }
 
 /** The decimal digits of `digits` in another script: its zero's code point plus each digit. */
