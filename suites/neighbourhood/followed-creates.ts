@@ -22,20 +22,26 @@ export interface EditedCreate {
 
 /**
  * The lists of each status, read for every accepted create that waits on one: a read in flight serves every pet
- * that asks meanwhile, so a hundred accepted creates cost a few list reads, not a hundred.
+ * that asks meanwhile, so a hundred accepted creates cost a few list reads, not a hundred. Only a read asked for
+ * after the create's 201 came serves it: one sent before may rightly not hold the pet (a read-your-writes service
+ * would be failed at a consistency window of 0, and charged a lag it does not have at any other).
  */
 export class ListReads {
-  private readonly inFlight = new Map<PetStatus, Promise<OperationExchange>>()
+  private readonly inFlight = new Map<PetStatus, { askedAt: number; pending: Promise<OperationExchange> }>()
 
   constructor(private readonly check: Check) {}
 
-  read(status: PetStatus): Promise<OperationExchange> {
-    let pending = this.inFlight.get(status)
-    if (!pending) {
-      pending = this.check.api.listPets({ status, limit: 100 }).finally(() => this.inFlight.delete(status))
-      this.inFlight.set(status, pending)
+  /** A read of the list of `status` asked for at `answeredAt` (performance.now()) or later. */
+  read(status: PetStatus, answeredAt: number): Promise<OperationExchange> {
+    const current = this.inFlight.get(status)
+    if (current && current.askedAt >= answeredAt) return current.pending
+    const read = { askedAt: performance.now(), pending: this.check.api.listPets({ status, limit: 100 }) }
+    this.inFlight.set(status, read)
+    const done = () => {
+      if (this.inFlight.get(status) === read) this.inFlight.delete(status)
     }
-    return pending
+    read.pending.then(done, done)
+    return read.pending
   }
 }
 
@@ -44,6 +50,8 @@ export async function followAcceptedCreate(check: Check, create: EditedCreate, l
   const shown = create.exchange.response?.status === 201 ? responseObject(create.exchange) : undefined
   const id = shown ? integerField(shown.id) : undefined
   if (!shown || id === undefined) return
+  // The 201 has come: every read that judges it is asked for from now on.
+  const answeredAt = performance.now()
   const what = `${create.edit.plain.name}, ${create.edit.label}: pet ${id}`
   const status = shown.status
   const [read, list] = await Promise.all([
@@ -55,7 +63,7 @@ export async function followAcceptedCreate(check: Check, create: EditedCreate, l
     isPetStatus(status)
       ? check.eventually(
           `GET /pets?status=${status}&limit=100 showing pet ${id}`,
-          () => lists.read(status),
+          () => lists.read(status, answeredAt),
           (exchange) => exchange.response?.status !== 200 || listedPets(exchange).length >= 100 || listedPets(exchange).some((pet) => pet.id === id),
         )
       : undefined,
