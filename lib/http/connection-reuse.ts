@@ -10,6 +10,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
+import { LoopStalls } from './loop-stalls.js'
 
 /** A close this soon after an answer is the target closing after that answer; a later one is an idle timeout, which HTTP allows unannounced. */
 export const CLOSE_AFTER_ANSWER_MS = 1_000
@@ -55,6 +56,18 @@ interface ConnectionState {
   last?: PreviousAnswer & { at: number; announcedClose: boolean }
 }
 
+/** Hold-ups of this thread's loop while any client watches closes: a close measured across one may have come later than it seems. */
+const loopStalls = new LoopStalls()
+
+/**
+ * Whether a close seen `afterMs` after the answer handled at `answeredAt` came within CLOSE_AFTER_ANSWER_MS of it even
+ * if the loop's hold-ups since just before the answer delayed the answer's handling and not the close's: on a loaded
+ * machine an idle timeout must not read as a close right after an answer.
+ */
+function closeSoonAfter(answeredAt: number, afterMs: number): boolean {
+  return afterMs + loopStalls.longestSince(answeredAt - CLOSE_AFTER_ANSWER_MS) <= CLOSE_AFTER_ANSWER_MS
+}
+
 const connections = new WeakMap<Socket, ConnectionState>()
 const socketOf = new WeakMap<UndiciRequest, Socket>()
 const answered = new WeakSet<UndiciRequest>()
@@ -84,7 +97,7 @@ function subscribeOnce(): void {
       const last = state.last
       if (!last || last.announcedClose) return
       const afterMs = performance.now() - last.at
-      if (afterMs > CLOSE_AFTER_ANSWER_MS) return
+      if (!closeSoonAfter(last.at, afterMs)) return
       const close: UnannouncedClose = { previous: { method: last.method, path: last.path, status: last.status }, afterMs: Math.round(afterMs) }
       for (const watcher of watchers.get(state.origin) ?? []) watcher(close)
     })
@@ -120,7 +133,7 @@ function subscribeOnce(): void {
     const { method, path, status, at, announcedClose } = state.last
     const afterMs = Math.round(performance.now() - at)
     const previous = { method, path, status }
-    lost.set(error, { previous, announced: announcedClose, ...(!closed && !announcedClose && afterMs <= CLOSE_AFTER_ANSWER_MS ? { unreportedClose: { previous, afterMs } } : {}) })
+    lost.set(error, { previous, announced: announcedClose, ...(!closed && !announcedClose && closeSoonAfter(at, afterMs) ? { unreportedClose: { previous, afterMs } } : {}) })
   })
 }
 
@@ -135,7 +148,12 @@ export function watchCloses(origin: string, listener: (close: UnannouncedClose) 
   const set = watchers.get(origin) ?? new Set()
   set.add(listener)
   watchers.set(origin, set)
+  loopStalls.start()
+  let watching = true
   return () => {
+    if (!watching) return
+    watching = false
+    loopStalls.stop()
     set.delete(listener)
     if (set.size === 0) watchers.delete(origin)
   }
