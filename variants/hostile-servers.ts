@@ -127,14 +127,17 @@ export function listsDrip(others: Misbehaviour): Misbehaviour {
 /**
  * GET /v1/pets (with any query) answers a body far over any cap, produced slowly by one producer shared by
  * every list in flight (a service that renders lists on one busy thread): `bytesPerSecond` in all, one 16 KiB
- * chunk at a time to each list in turn. Alone, a list reaches the cap soon; eight at once each take eight
+ * chunk at a time to each list in turn, however late its timer fires. Alone, a list reaches the cap soon; eight at once each take eight
  * times as long. Every other request is answered by `others`.
  */
 export function listsHugeAndSlow(others: Misbehaviour, bytesPerSecond: number): Misbehaviour {
   const chunk = Buffer.alloc(16 * 1024, 0x20)
+  const chunkMs = (1000 * chunk.length) / bytesPerSecond
   const lists: ServerResponse[] = []
   let next = 0
   let timer: NodeJS.Timeout | undefined
+  /** When the chunks written so far were due: a timer that fires late (a loaded machine) is caught up with, so the rate holds. */
+  let writtenUpTo = 0
   const produce = () => {
     const open = lists.filter((response) => !response.destroyed && !response.writableEnded)
     lists.splice(0, lists.length, ...open)
@@ -143,15 +146,20 @@ export function listsHugeAndSlow(others: Misbehaviour, bytesPerSecond: number): 
       timer = undefined
       return
     }
-    next = (next + 1) % open.length
-    open[next]?.write(chunk)
+    for (; writtenUpTo + chunkMs <= performance.now(); writtenUpTo += chunkMs) {
+      next = (next + 1) % open.length
+      open[next]?.write(chunk)
+    }
   }
   return (request, response, count) => {
     if (!/^\/v1\/pets(\?|$)/.test(request.url ?? '')) return others(request, response, count)
     response.writeHead(200, { 'content-type': 'application/json' })
     response.write('[')
     lists.push(response)
-    timer ??= setInterval(produce, (1000 * chunk.length) / bytesPerSecond)
+    if (!timer) {
+      writtenUpTo = performance.now()
+      timer = setInterval(produce, chunkMs)
+    }
   }
 }
 
