@@ -7,17 +7,9 @@
  */
 import type { OperatorId } from '../settings/settings.js'
 import { EDIT_OPERATORS, type Edit, type EditClass } from './edit-operators.js'
-import { wireOf } from './plain-requests.js'
+import { type PlainRequest, wireOf } from './plain-requests.js'
 import { type PartRef, partsOf, type RequestModel, readPart } from './request-model.js'
 import { seededIndex, seededPick } from './seeded-choice.js'
-
-export interface PlainRequest {
-  /** Stable words for it: `GET /pets with the key`. */
-  name: string
-  model: RequestModel
-  /** Without the key: its edits are all refused, so one per operator and part says as much as many. */
-  keyless: boolean
-}
 
 export interface PlannedEdit extends Edit {
   plain: PlainRequest

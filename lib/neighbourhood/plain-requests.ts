@@ -4,8 +4,15 @@
  * id, then a number), so a refused create that was stored after all is found by its name.
  */
 import type { Operation } from '../spec/petstore-api.js'
-import type { PlainRequest } from './edit-plan.js'
 import { type Body, bodyText, type Field, type Framing, octetsOf, type RequestModel, type Segment, wireHead } from './request-model.js'
+
+export interface PlainRequest {
+  /** Stable words for it: `GET /pets with the key`. */
+  name: string
+  model: RequestModel
+  /** Without the key: its edits are all refused, so one per operator and part says as much as many. */
+  keyless: boolean
+}
 
 export interface PlainRequestOptions {
   baseUrl: string
