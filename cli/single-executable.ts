@@ -34,9 +34,19 @@ function unpacked(): string {
   return folder
 }
 
+/** A start that cannot unpack or load the command is a set-up mistake (exit 2), never a verdict: exit 1 would read as non-conformant. */
+function cannotStart(error: unknown): never {
+  const why = error instanceof Error ? error.message : String(error)
+  process.stderr.write(`petstore-conformance could not start: ${why}\n(it unpacks itself under the temporary folder, ${tmpdir()}: set TMPDIR to a folder it may write)\n`)
+  process.exit(2)
+}
+
 // Replay lines name the executable as it was called, in place of `npx petstore-conformance`.
 process.env.PETSTORE_CONFORMANCE_EXECUTABLE = process.argv0
-import(pathToFileURL(join(unpacked(), 'dist', 'bundle', 'main.js')).href).catch((error: unknown) => {
-  process.stderr.write(`petstore-conformance could not start: ${error instanceof Error ? error.message : String(error)}\n`)
-  process.exit(2)
-})
+let folder: string
+try {
+  folder = unpacked()
+} catch (error) {
+  cannotStart(error)
+}
+import(pathToFileURL(join(folder, 'dist', 'bundle', 'main.js')).href).catch(cannotStart)

@@ -71,6 +71,15 @@ describe('the single executable, alone in a folder, with no Node on PATH', () =>
     expect(runs.some((run) => /gh release upload .*petstore-conformance-linux-x64/.test(run))).toBe(true)
   })
 
+  test('a temporary folder it cannot write is a set-up mistake: exit 2, saying so, never a verdict', async () => {
+    const outcome = await promisify(execFile)(executable, ['--version'], { env: { ...env, TMPDIR: executable }, cwd: folder }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    )
+    expect(outcome.code).toBe(2)
+    expect(outcome.stderr).toMatch(/could not start: .*ENOTDIR[\s\S]*set TMPDIR to a folder it may write/)
+  })
+
   test('answers --help and --version like the npm package', async () => {
     const help = await promisify(execFile)(executable, ['--help'], { env, cwd: folder })
     expect(help.stdout).toContain('Usage: petstore-conformance')
