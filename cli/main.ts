@@ -16,6 +16,12 @@ if (major < 22 || (major === 22 && minor < 19)) {
   process.stderr.write(`petstore-conformance needs Node 22.19 or later (24 or 26 recommended); this is Node ${process.versions.node}\n`)
   process.exit(2)
 }
+// Whatever fails in the command's own thread is a harness error (exit 3, EXIT.harness in lib/judging/verdicts.ts): Node's
+// own exit code for it, 1, is the one a pipeline reads as non-conformant.
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exit(3)
+})
 // The package's own folder of compiled code: Node keeps a subfolder per Node version and V8 flags inside it.
 nodeModule.enableCompileCache(process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'petstore-conformance-compile-cache'))
 await import('./command.js')

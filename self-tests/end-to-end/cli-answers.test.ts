@@ -106,6 +106,14 @@ describe('the command keeps its compiled code between runs', () => {
     const outcome = await runBuilt(['--version'], {}, ['--import', preload])
     expect(outcome).toEqual({ code: 2, stderr: 'petstore-conformance needs Node 22.19 or later (24 or 26 recommended); this is Node 20.20.2\n' })
   })
+
+  test("an error the command's own thread does not catch is a harness error, exit 3, never Node's exit 1 (non-conformant)", async () => {
+    // Thrown in the command's main thread once it has started (and in its worker, which inherits the preload: its error is the command's to report).
+    const preload = `data:text/javascript,setTimeout(() => { throw new Error('thrown by the test') }, 0)`
+    const outcome = await runBuilt(['--version'], {}, ['--import', preload])
+    expect(outcome.code).toBe(3)
+    expect(outcome.stderr).toMatch(/Harness error: Error: thrown by the test/)
+  })
 })
 
 describe('what the command answers without a run', () => {
