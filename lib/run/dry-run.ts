@@ -1,6 +1,6 @@
 /**
  * --dry-run: the plan of a run, with nothing sent to the target. The same run is made against the
- * embedded reference in this process (an empty store for `full`, so seeding shows at its largest; 150 pets
+ * embedded reference (an empty store for `full`, so seeding shows at its largest; 150 pets
  * for `smoke`, so the read-only checks have data), and its requests are counted by operation.
  */
 import { randomBytes } from 'node:crypto'
