@@ -21,27 +21,38 @@ export interface EditedCreate {
 }
 
 /**
- * The lists of each status, read for every accepted create that waits on one: a read in flight serves every pet
- * that asks meanwhile, so a hundred accepted creates cost a few list reads, not a hundred. Only a read asked for
- * after the create's 201 came serves it: one sent before may rightly not hold the pet (a read-your-writes service
- * would be failed at a consistency window of 0, and charged a lag it does not have at any other).
+ * The lists of each status, read for every accepted create that waits on one: a read serves every pet that asks
+ * for it while it is under way, so a hundred accepted creates cost a few list reads, not a hundred. Only a read
+ * asked for after the create's 201 came serves it: one sent before may rightly not hold the pet (a read-your-writes
+ * service would be failed at a consistency window of 0, and charged a lag it does not have at any other). A create
+ * answered while a read is under way waits for the next, asked once that one is back, with every other create
+ * answered meanwhile.
  */
 export class ListReads {
-  private readonly inFlight = new Map<PetStatus, { askedAt: number; pending: Promise<OperationExchange> }>()
+  private readonly lists = new Map<PetStatus, { current?: { askedAt: number; pending: Promise<OperationExchange> }; next?: Promise<OperationExchange> }>()
 
   constructor(private readonly check: Check) {}
 
   /** A read of the list of `status` asked for at `answeredAt` (performance.now()) or later. */
   read(status: PetStatus, answeredAt: number): Promise<OperationExchange> {
-    const current = this.inFlight.get(status)
-    if (current && current.askedAt >= answeredAt) return current.pending
-    const read = { askedAt: performance.now(), pending: this.check.api.listPets({ status, limit: 100 }) }
-    this.inFlight.set(status, read)
-    const done = () => {
-      if (this.inFlight.get(status) === read) this.inFlight.delete(status)
+    const list = this.lists.get(status) ?? {}
+    this.lists.set(status, list)
+    const ask = (): Promise<OperationExchange> => {
+      const current = { askedAt: performance.now(), pending: this.check.api.listPets({ status, limit: 100 }) }
+      list.current = current
+      list.next = undefined
+      const done = () => {
+        if (list.current === current) list.current = undefined
+      }
+      current.pending.then(done, done)
+      return current.pending
     }
-    read.pending.then(done, done)
-    return read.pending
+    if (list.current && list.current.askedAt >= answeredAt) return list.current.pending
+    if (list.next) return list.next
+    if (!list.current) return ask()
+    const next = list.current.pending.then(ask, ask)
+    list.next = next
+    return next
   }
 }
 
