@@ -235,8 +235,3 @@ export function meaningUnder(meaning: RequestMeaning, relaxed: ReadonlySet<Relax
     relaxed.has('fields without meaning ignored') ? meaning.fields.meaningful : meaning.fields.strict,
   ].join('\n')
 }
-
-/** What a request means, under the strict reading less the given relaxations. */
-export function meaningOf(input: MeaningInput, relaxed: ReadonlySet<Relaxation>): string {
-  return meaningUnder(readMeaning(input), relaxed)
-}
