@@ -6,7 +6,8 @@
 import fc from 'fast-check'
 import { INT64_MAX, INT64_MIN } from '../http/int64.js'
 import { JsonNumber, stringifyJson } from '../http/json.js'
-import { isPetStatus, PET_STATUSES, type PetStatus, type RequestBody } from '../spec/petstore-api.js'
+import type { RequestBody } from '../spec/operation-requests.js'
+import { isPetStatus, PET_STATUSES, type PetStatus } from '../spec/operations.js'
 import { HAZARDOUS_NAME_PARTS, INTEGER_RESPELLINGS, type Spelling } from '../spec/spellings.js'
 import type { NewPetRule } from './new-pet-oracle.js'
 

@@ -5,6 +5,7 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
+import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
 import { percentEncodedOctet } from '../spec/spellings.js'
 import { type ClassOptions, type Edit, type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
@@ -12,7 +13,6 @@ import { HTTP_PART_OPERATORS } from './http-part-operators.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
-import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
 
 export type { ClassOptions, Edit, EditClass, EditOperator }
 

@@ -76,17 +76,28 @@ const EQUIVALENT_RULE: Record<Operation, RequirementId> = {
   createPet: 'createPet/equivalent-spellings',
 }
 
-function readRequest(head: string, body: string | undefined): ReadRequest & { invalid?: string; otherForms: readonly string[] } {
-  const wire = readWire(head)
-  const [path = '', query] = splitOnce(wire.target, '?')
+/** A request read once from its head and body: what every judgement of it reads (the route, the key, the meaning). */
+export interface RequestReading extends ReadRequest {
+  head: string
+  /** The request-target as written. */
+  target: string
+  otherForms: readonly string[]
+  invalid?: string
+}
+
+export function readRequest(wire: { head: string; body?: string | undefined }): RequestReading {
+  const read = readWire(wire.head)
+  const [path = '', query] = splitOnce(read.target, '?')
   return {
-    method: wire.method,
+    head: wire.head,
+    target: read.target,
+    method: read.method,
     path: path.split('/').slice(1),
     query,
-    fields: wire.fields,
-    body,
-    otherForms: wire.otherForms,
-    ...(wire.invalid ? { invalid: wire.invalid } : {}),
+    fields: read.fields,
+    body: wire.body,
+    otherForms: read.otherForms,
+    ...(read.invalid ? { invalid: read.invalid } : {}),
   }
 }
 
@@ -178,10 +189,10 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
 }
 
 /** The rules an edited request's answer is held to, from the plain request and the edited one as written. */
-export function expectationOf(plain: { head: string; body?: string }, edited: { head: string; body?: string }, edit: Edit, context: OracleContext): Expectation {
-  const plainRequest = readRequest(plain.head, plain.body)
-  const request = readRequest(edited.head, edited.body)
-  const key = keyOfWire(edited.head, context.apiKey)
+export function expectationOf(plain: { head: string; body?: string }, edited: RequestReading | { head: string; body?: string }, edit: Edit, context: OracleContext): Expectation {
+  const plainRequest = readRequest(plain)
+  const request = 'target' in edited ? edited : readRequest(edited)
+  const key = keyOfWire(request.head, context.apiKey, request.fields)
   const { route, idSegment } = routeOf(request, context.baseSegments)
   const otherMethod = !['GET', 'POST', 'HEAD'].includes(request.method)
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.

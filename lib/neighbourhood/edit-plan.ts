@@ -6,9 +6,9 @@
  * any edit of it must still be refused, whatever it is.
  */
 import type { OperatorId } from '../settings/settings.js'
+import { type PartRef, partsOf, type RequestModel, readPart, wireOf } from '../spec/request-model.js'
 import { EDIT_OPERATORS, type Edit, type EditClass } from './edit-operators.js'
-import { type PlainRequest, wireOf } from './plain-requests.js'
-import { type PartRef, partsOf, type RequestModel, readPart } from './request-model.js'
+import type { PlainRequest } from './plain-requests.js'
 import { seededIndex, seededPick } from './seeded-choice.js'
 
 export interface PlannedEdit extends Edit {

@@ -3,8 +3,8 @@
  * the request it makes; the operators (edit-operators.ts, http-part-operators.ts) give their edits in classes.
  */
 import type { OperatorId } from '../settings/settings.js'
+import type { PartRef, RequestModel } from '../spec/request-model.js'
 import type { DictionaryField } from './field-dictionary.js'
-import type { PartRef, RequestModel } from './request-model.js'
 
 export interface Edit {
   operator: OperatorId

@@ -4,9 +4,9 @@
  * otherwise, and a parameter, field, key or member given twice with another value.
  */
 import { PET_STATUSES } from '../spec/petstore-api.js'
+import { clone, FRAMINGS, type Member, membersOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
 import { type EditOperator, edit, lazyClass } from './edit.js'
 import { otherMethodClasses } from './methods.js'
-import { clone, FRAMINGS, type Member, membersOf, type PartKind, type PartRef, type RequestModel, writePart } from './request-model.js'
 
 /** The value parts a parameter, field, key or member holds: each may be given twice with another value. */
 const DIFFERING_PARTS: ReadonlySet<PartKind> = new Set(['query value', 'header value', 'auth token', 'member value'])

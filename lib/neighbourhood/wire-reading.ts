@@ -139,8 +139,7 @@ const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/
  * Whether a head carries the key, read strictly and leniently: a field line that a bare LF or CR splits may
  * still carry it to a server that ends lines there (RFC 9112 §2.2 lets a recipient take a bare LF as a line end).
  */
-export function keyOfWire(head: string, key: string): KeyState {
-  const { fields } = readWire(head)
+export function keyOfWire(head: string, key: string, fields: readonly WireField[] = readWire(head).fields): KeyState {
   const strict = keyOfFields(fields, key)
   // Without a bare CR or LF, and with no whitespace around a field's name, a lenient reader's fields are the strict ones, whose values keyInValue already read leniently.
   if (strict === 'valid' || (!BARE_LINE_END.test(head) && fields.every((field) => field.name === field.name.trim()))) return strict

@@ -20,6 +20,7 @@ import { EXIT } from '../judging/verdicts.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
 import type { RunTrace } from '../reports/run-result.js'
 import { GET_PET_REMOVAL } from '../spec/catalogue.js'
+import { withPathBelowBase } from '../spec/operation-requests.js'
 import { packageVersion } from '../spec/package-root.js'
 import type { OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import type { RunFacts } from './assemble-run.js'
@@ -151,7 +152,11 @@ function sayWhatIsJudged(session: RunSession): void {
  * operation refuses, or a base URL where nothing answers like the interface: a set-up mistake.
  */
 async function preflight(session: RunSession, api: PetstoreApi): Promise<Ending | undefined> {
-  const [list, get, probe] = await Promise.all([api.listPets({ limit: 1 }), api.getPet(INT64_MAX), api.probe({ as: 'probe', path: '/pets/', headers: {} })])
+  const [list, get, probe] = await Promise.all([
+    api.listPets({ limit: 1 }),
+    api.getPet(INT64_MAX),
+    api.send(withPathBelowBase(api.request({ operation: 'listPets' }, null), ['pets', '']), 'probe'),
+  ])
   // Anything else (a timeout, a reset, a huge body) is the target's behaviour, which the checks judge and report.
   if (list.failure && (list.failure.kind === 'unreachable' || list.failure.kind === 'tls')) {
     return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: ${list.failure.message}` }

@@ -1,60 +1,29 @@
-/** The interface's operations by name, over the HTTP client. Knows paths and auth, judges nothing. */
+/**
+ * The interface's operations by name, over the HTTP client: each sends its plain request, a model of the spec's
+ * vocabulary (operation-requests.ts); a check sends its own edit of one. Knows paths and auth, judges nothing.
+ */
 
 import type { HttpClient } from '../http/client.js'
-import type { Exchange } from '../http/exchange.js'
-import { stringifyJson } from '../http/json.js'
+import type { Exchange, OutgoingRequest } from '../http/exchange.js'
+import { framedOctets } from './body-framing.js'
 import { createNotProcessed } from './lost-creates.js'
+import {
+  type Authorization,
+  clientRequest,
+  type ListQuery,
+  type OperationCall,
+  operationRequest,
+  type RequestBody,
+  type RequestContext,
+  requestBodyText,
+} from './operation-requests.js'
+import { type ExchangeKind, OPERATION_ROUTES, PET_STATUSES } from './operations.js'
+import { fieldLines, type RequestModel, targetOf, type WireRequest } from './request-model.js'
 
-export type Operation = 'listPets' | 'createPet' | 'getPet'
-
-/** Each operation as method and route, as messages name it. */
-export const OPERATION_ROUTES: Record<Operation, string> = { listPets: 'GET /pets', createPet: 'POST /pets', getPet: 'GET /pets/{id}' }
-
-/** What an exchange was: one of the operations, or a probe of a path the spec does not name (judged by no rule of every answer). */
-export type ExchangeKind = Operation | 'probe'
-
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const
-export type PetStatus = (typeof PET_STATUSES)[number]
-
-export function isPetStatus(value: unknown): value is PetStatus {
-  return (PET_STATUSES as readonly unknown[]).includes(value)
-}
-
-/**
- * How a request authenticates: undefined sends `Bearer <key>`; null sends no Authorization header;
- * a function builds the header value from the key (for wrong, empty or look-alike tokens).
- */
-export type Authorization = undefined | null | ((key: string) => string)
-
-export interface ListQuery {
-  /** The limit, or several: each given as a parameter of its own, in order (`limit=7&limit=500`). */
-  limit?: string | number | ReadonlyArray<string | number>
-  status?: string
-}
-
-/**
- * A body sent as JSON (numbers may be bigint or JsonNumber, written digit for digit), as raw text (sent as
- * UTF-8), or as octets, one per character, sent as written (for bytes that are not UTF-8).
- */
-export type RequestBody = { json: unknown } | { raw: string } | { octets: string }
-
-/** The exact text sent for a request body (for octets: one character per octet). */
-export function requestBodyText(body: RequestBody): string {
-  return 'raw' in body ? body.raw : 'octets' in body ? body.octets : stringifyJson(body.json)
-}
+export { type ExchangeKind, isPetStatus, OPERATION_ROUTES, type Operation, PET_STATUSES, type PetStatus } from './operations.js'
 
 export interface OperationExchange extends Exchange {
   operation: ExchangeKind
-}
-
-/** A request in another form than the operations': its own path (sent as written) and headers (none added). */
-export interface ProbeRequest {
-  /** The operation the path means, or 'probe' for a spelling the spec does not name. */
-  as: ExchangeKind
-  /** Below the base URL, starting with '/', query included; never normalised. */
-  path: string
-  /** Sent as given; `Accept: application/json` is added unless one is given, and an Accept of null sends none. */
-  headers: Record<string, string | null>
 }
 
 /** Wraps the wait for each request, given the request in words (a check uses it to say what it waits on). */
@@ -72,11 +41,14 @@ export interface Patience {
   settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange>
 }
 
-/** A probe's headers: Accept: application/json unless one is given; a header given as null is not sent. */
-function probeHeaders(given: Record<string, string | null>): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries({ accept: 'application/json', ...given })) if (value !== null) headers[name] = value
-  return headers
+/** The fields of a request as evidence shows them: by name in lower case, a field given twice joined. */
+function evidenceFields(model: RequestModel): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (const field of fieldLines(model)) {
+    const name = field.name.toLowerCase()
+    fields[name] = fields[name] === undefined ? field.value : `${fields[name]}, ${field.value}`
+  }
+  return fields
 }
 
 export class PetstoreApi {
@@ -86,7 +58,9 @@ export class PetstoreApi {
     private readonly onExchange: (exchange: OperationExchange) => void = () => {},
     private readonly track: WaitTracker = untracked,
     private readonly patience?: Patience,
-  ) {}
+  ) {
+    this.context = { baseUrl: client.options.baseUrl, apiKey, fields: client.ownFields }
+  }
 
   /** The same API, passing every exchange it sends to `record` as well. */
   recording(record: (exchange: OperationExchange) => void): PetstoreApi {
@@ -102,12 +76,16 @@ export class PetstoreApi {
     )
   }
 
+  /** The run's shared parts of every request: the base URL, the key, and the client's own fields. */
+  private readonly context: RequestContext
+
+  /** The plain request of an operation, as a request model: what a check edits to make a request of its own. */
+  request(call: OperationCall, authorization?: Authorization): RequestModel {
+    return operationRequest(this.context, call, authorization)
+  }
+
   listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
-    const params = new URLSearchParams()
-    for (const limit of query.limit === undefined ? [] : Array.isArray(query.limit) ? query.limit : [query.limit]) params.append('limit', String(limit))
-    if (query.status !== undefined) params.set('status', query.status)
-    const search = params.toString()
-    return this.send('listPets', 'GET', `/pets${search ? `?${search}` : ''}`, authorization)
+    return this.plain(this.request({ operation: 'listPets', query }, authorization))
   }
 
   /**
@@ -116,88 +94,69 @@ export class PetstoreApi {
    * lists show it was not processed (lost-creates.ts); otherwise it stays lost, never sent twice.
    */
   async createPet(body: RequestBody, authorization?: Authorization, contentType: string | null = 'application/json'): Promise<OperationExchange> {
-    const text = requestBodyText(body)
-    const first = await this.send('createPet', 'POST', '/pets', authorization, text, contentType, 'octets' in body)
+    const request = this.request({ operation: 'createPet', body, contentType }, authorization)
+    const first = await this.plain(request)
     if (first.failure?.kind !== 'dropped') return first
+    const text = requestBodyText(body)
     const unprocessed = await createNotProcessed((status) => this.listPets({ status, limit: 100 }), text, PET_STATUSES)
     if (!unprocessed.sure) return { ...first, failure: { ...first.failure, message: `${first.failure.message}; not sent again: ${unprocessed.why}` } }
-    const again = await this.send('createPet', 'POST', '/pets', authorization, text, contentType, 'octets' in body, true)
+    const again = await this.plain(request, true)
     if (again.response && first.failure.unreportedClose) this.client.confirmLostToClose(first.failure.unreportedClose)
     return { ...again, retries: [{ failure: `${first.failure.message}; ${unprocessed.why}, so it was sent again on a connection of its own`, waitedMs: 0 }, ...again.retries] }
   }
 
   async getPet(petId: string | bigint, authorization?: Authorization): Promise<OperationExchange> {
-    const read = () => this.send('getPet', 'GET', `/pets/${encodeURIComponent(String(petId))}`, authorization)
+    const read = () => this.plain(this.request({ operation: 'getPet', id: petId }, authorization))
     const first = await read()
     return this.patience && authorization === undefined ? this.patience.settle(petId, first, read) : first
   }
 
-  /** For the auth probes: exactly these headers (no key unless they carry it) and this path, as written. */
-  async probe(request: ProbeRequest): Promise<OperationExchange> {
-    const operation = request.as === 'probe' ? 'GET (other spellings of the paths)' : OPERATION_ROUTES[request.as]
-    const exchange = await this.track(
-      `GET ${request.path}`,
-      this.client.send({ method: 'GET', path: request.path, pathAsIs: true, headers: probeHeaders(request.headers), operation }),
-    )
-    const tagged: OperationExchange = { ...exchange, operation: request.as }
-    this.onExchange(tagged)
-    return tagged
+  /**
+   * A check's own spelling of an operation's request (a model edited from `request`), as the client writes one: `as`
+   * the operation its path names, or 'probe' for a spelling the spec does not name. What it is answered teaches the
+   * run nothing of the store (a lenient reading may have served it).
+   */
+  send(request: RequestModel, as: ExchangeKind = request.operation): Promise<OperationExchange> {
+    const operation = as === 'probe' ? 'GET (other spellings of the paths)' : OPERATION_ROUTES[as]
+    return this.sent(as, clientRequest(request), operation, { learns: false })
+  }
+
+  /** An operation's plain request, whose answers the run learns the store from. */
+  private plain(request: RequestModel, freshConnection = false): Promise<OperationExchange> {
+    return this.sent(request.operation, clientRequest(request), OPERATION_ROUTES[request.operation], { learns: true, ...(freshConnection ? { freshConnection: true } : {}) })
   }
 
   /**
-   * A request written octet for octet (an edited one, see lib/http/wire-heads.ts): `as` the operation its path
-   * names, or a probe; `operation` the words its timeouts are counted under.
+   * A request written octet for octet (an edited one, see lib/http/wire-heads.ts): `written` its head and body as the
+   * model writes them (wireOf), the body framed as its framing says; recorded under the URL of its origin-form target
+   * (an absolute-form target's own origin is the target's, and its head says how it was written) with its fields as
+   * evidence shows them. `as` the operation its path names, or a probe; `operation` the words its timeouts are counted under.
    */
-  async wire(
-    request: { method: string; target: string; head: string; body?: string; fields: Record<string, string>; keptAlive?: boolean },
-    as: ExchangeKind,
-    operation: string,
-  ): Promise<OperationExchange> {
-    const exchange = await this.track(
-      `${request.method} ${request.target}`,
-      this.client.send({
+  wire(request: RequestModel, written: WireRequest, as: ExchangeKind, operation: string, keptAlive = false): Promise<OperationExchange> {
+    return this.sent(
+      as,
+      {
         method: request.method,
-        path: request.target,
-        headers: request.fields,
-        wire: request.head,
-        ...(request.keptAlive ? { wireKeptAlive: true } : {}),
-        ...(request.body !== undefined ? { body: request.body, bodyIsOctets: true } : {}),
-        operation,
-      }),
+        path: targetOf({ ...request, targetForm: 'origin' }),
+        headers: evidenceFields(request),
+        wire: written.head,
+        ...(keptAlive ? { wireKeptAlive: true } : {}),
+        ...(written.body !== undefined ? { body: framedOctets(written.body, written.framing), bodyIsOctets: true } : {}),
+      },
+      operation,
+      { learns: true },
     )
-    const tagged: OperationExchange = { ...exchange, operation: as }
-    this.patience?.saw(tagged)
-    this.onExchange(tagged)
-    return tagged
   }
 
-  private async send(
-    operation: Operation,
-    method: 'GET' | 'POST',
-    path: string,
-    authorization: Authorization,
-    body?: string,
-    contentType: string | null = 'application/json',
-    bodyIsOctets = false,
-    freshConnection = false,
+  private async sent(
+    as: ExchangeKind,
+    request: Omit<OutgoingRequest, 'operation'>,
+    operation: string,
+    { learns, freshConnection }: { learns: boolean; freshConnection?: true },
   ): Promise<OperationExchange> {
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (authorization === undefined) headers.authorization = `Bearer ${this.apiKey}`
-    else if (authorization !== null) headers.authorization = authorization(this.apiKey)
-    if (body !== undefined && contentType !== null) headers['content-type'] = contentType
-    const exchange = await this.track(
-      `${method} ${path}`,
-      this.client.send({
-        method,
-        path,
-        headers,
-        ...(body !== undefined ? { body, bodyIsOctets } : {}),
-        operation: OPERATION_ROUTES[operation],
-        ...(freshConnection ? { freshConnection: true as const } : {}),
-      }),
-    )
-    const tagged: OperationExchange = { ...exchange, operation }
-    this.patience?.saw(tagged)
+    const exchange = await this.track(`${request.method} ${request.path}`, this.client.send({ ...request, operation, ...(freshConnection ? { freshConnection } : {}) }))
+    const tagged: OperationExchange = { ...exchange, operation: as }
+    if (learns) this.patience?.saw(tagged)
     this.onExchange(tagged)
     return tagged
   }

@@ -12,10 +12,9 @@ import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
 import { SAFE_METHODS, UNKNOWN_METHODS } from '../../lib/neighbourhood/methods.js'
-import { wireOf } from '../../lib/neighbourhood/plain-requests.js'
-import { type RequestModel, readPart } from '../../lib/neighbourhood/request-model.js'
 import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
+import { type RequestModel, readPart, wireOf } from '../../lib/spec/request-model.js'
 import { testPlains } from '../helpers/plains.js'
 
 const plains = testPlains

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { categoryIdRespelling, invalidNewPetArbitrary, renderValidNewPet, validNewPetArbitrary } from '../../lib/data/new-pet-arbitraries.js'
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
-import { requestBodyText } from '../../lib/spec/petstore-api.js'
+import { requestBodyText } from '../../lib/spec/operation-requests.js'
 import { INTEGER_RESPELLINGS } from '../../lib/spec/spellings.js'
 
 const SAMPLES = 3000

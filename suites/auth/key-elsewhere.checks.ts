@@ -6,19 +6,20 @@
  */
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
-import type { ExchangeKind } from '../../lib/spec/petstore-api.js'
+import { pathBelowBase, withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
+import type { Field, RequestModel } from '../../lib/spec/request-model.js'
 import { knownIds, requireGetPetInService, requireServesValid } from '../fixtures.js'
 
 /** The right key, carried some other way than `Authorization: Bearer <key>`. */
 interface KeyPlacement {
   label: string
-  query?: (key: string) => string
+  query?: (key: string) => Field[]
   headers?: (key: string) => Record<string, string>
 }
 
 const KEY_PLACEMENTS: KeyPlacement[] = [
-  { label: 'as the api_key query parameter', query: (key) => `api_key=${encodeURIComponent(key)}` },
-  { label: 'as the access_token query parameter', query: (key) => `access_token=${encodeURIComponent(key)}` },
+  { label: 'as the api_key query parameter', query: (key) => [{ name: 'api_key', value: encodeURIComponent(key) }] },
+  { label: 'as the access_token query parameter', query: (key) => [{ name: 'access_token', value: encodeURIComponent(key) }] },
   { label: 'in a cookie (api_key and access_token)', headers: (key) => ({ cookie: `api_key=${key}; access_token=${key}` }) },
   { label: 'in an X-API-Key header', headers: (key) => ({ 'x-api-key': key }) },
   { label: 'as Authorization without a scheme', headers: (key) => ({ authorization: key }) },
@@ -26,33 +27,28 @@ const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as Basic credentials (the key as password)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`:${key}`).toString('base64')}` }) },
 ]
 
-/** A path the spec names, as GET /pets or GET /pets/{id} of a pet the lists show (the one most worth guarding). */
-interface Target {
-  as: Extract<ExchangeKind, 'listPets' | 'getPet'>
-  path: (check: Check) => Promise<string>
-}
-
-const TARGETS: Record<'GET /pets' | 'GET /pets/{id}', Target> = {
-  'GET /pets': { as: 'listPets', path: async () => '/pets' },
-  'GET /pets/{id}': { as: 'getPet', path: async (check) => `/pets/${await probedId(check)}` },
+/** A path the spec names, as GET /pets or GET /pets/{id} of a pet the lists show (the one most worth guarding), without the key. */
+const TARGETS: Record<'GET /pets' | 'GET /pets/{id}', (check: Check) => Promise<RequestModel>> = {
+  'GET /pets': async (check) => check.api.request({ operation: 'listPets' }, null),
+  'GET /pets/{id}': async (check) => check.api.request({ operation: 'getPet', id: await probedId(check) }, null),
 }
 
 const PLACEMENT_ROWS = (Object.keys(TARGETS) as Array<keyof typeof TARGETS>).flatMap((target) => KEY_PLACEMENTS.map((placement) => ({ target, ...placement })))
 
-/** Other spellings of the two paths; `{id}` is a pet the lists show. */
-const PATH_SPELLINGS: Array<{ label: string; path: string }> = [
-  { label: 'a trailing slash', path: '/pets/' },
-  { label: 'a doubled slash', path: '//pets' },
-  { label: 'a dot segment', path: '/./pets' },
-  { label: 'a dot-dot segment', path: '/pets/../pets' },
-  { label: 'a percent-encoded letter', path: '/%70ets' },
-  { label: 'upper case', path: '/PETS' },
-  { label: 'mixed case', path: '/Pets' },
-  { label: 'a trailing slash after the id', path: '/pets/{id}/' },
-  { label: 'a doubled slash before the id', path: '/pets//{id}' },
-  { label: 'a percent-encoded letter and the id', path: '/%70ets/{id}' },
-  { label: 'upper case and the id', path: '/PETS/{id}' },
-]
+/** Other spellings of the two paths, as the segments below the base URL; `{id}` is a pet the lists show. */
+const PATH_SPELLINGS = [
+  { label: 'a trailing slash', segments: ['pets', ''] },
+  { label: 'a doubled slash', segments: ['', 'pets'] },
+  { label: 'a dot segment', segments: ['.', 'pets'] },
+  { label: 'a dot-dot segment', segments: ['pets', '..', 'pets'] },
+  { label: 'a percent-encoded letter', segments: ['%70ets'] },
+  { label: 'upper case', segments: ['PETS'] },
+  { label: 'mixed case', segments: ['Pets'] },
+  { label: 'a trailing slash after the id', segments: ['pets', '{id}', ''] },
+  { label: 'a doubled slash before the id', segments: ['pets', '', '{id}'] },
+  { label: 'a percent-encoded letter and the id', segments: ['%70ets', '{id}'] },
+  { label: 'upper case and the id', segments: ['PETS', '{id}'] },
+].map((spelling) => ({ ...spelling, path: `/${spelling.segments.join('/')}` }))
 
 /** A pet the lists show, so that a served probe would hand out real data; inconclusive when the store shows none. */
 async function probedId(check: Check): Promise<bigint> {
@@ -63,15 +59,16 @@ async function probedId(check: Check): Promise<bigint> {
 
 describe('auth: the key anywhere but the Bearer header', () => {
   test.for(PLACEMENT_ROWS)('[auth/key-elsewhere-refused] $target with the key $label and no Bearer header: no 2xx, no pet data', async (row, { check }) => {
-    const target = TARGETS[row.target]
-    if (target.as === 'getPet') requireGetPetInService(check)
+    if (row.target === 'GET /pets/{id}') requireGetPetInService(check)
     const key = check.context.apiKey
-    const query = row.query ? `?${row.query(key)}` : ''
-    const exchange = await check.api.probe({ as: target.as, path: `${await target.path(check)}${query}`, headers: row.headers?.(key) ?? {} })
+    const withoutKey = await TARGETS[row.target](check)
+    const queried = row.query ? withQuery(withoutKey, row.query(key)) : withoutKey
+    const request = Object.entries(row.headers?.(key) ?? {}).reduce((model, [name, value]) => withHeader(model, name, value), queried)
+    const exchange = await check.api.send(request)
     const what = `${row.target} with the key ${row.label}`
     check.requireAnswer(exchange, what)
     check.expect.refused(exchange, what)
-    await requireServesValid(check, target.as)
+    await requireServesValid(check, request.operation)
   })
 })
 
@@ -80,8 +77,11 @@ describe('auth: every spelling of a path needs the key', () => {
     // Only the spellings with an id wait for the survey: the others need no data, and go out at once.
     const needsId = spelling.path.includes('{id}')
     if (needsId) requireGetPetInService(check)
-    const path = needsId ? spelling.path.replace('{id}', String(await probedId(check))) : spelling.path
-    const exchange = await check.api.probe({ as: 'probe', path, headers: {} })
+    const id = needsId ? String(await probedId(check)) : ''
+    const segments = spelling.segments.map((segment) => (segment === '{id}' ? id : segment))
+    const request = withPathBelowBase(check.api.request({ operation: 'listPets' }, null), segments)
+    const path = pathBelowBase(request)
+    const exchange = await check.api.send(request, 'probe')
     const what = `GET ${path} (${spelling.label}) without a key`
     check.requireAnswer(exchange, what)
     check.expect.refused(exchange, what)

@@ -1,6 +1,7 @@
 /** Each operation sent with a chosen Authorization, for the auth checks that hold on every operation. */
 import type { Check } from '../../lib/checks/check.js'
-import type { Authorization, Operation, OperationExchange } from '../../lib/spec/petstore-api.js'
+import type { Authorization } from '../../lib/spec/operation-requests.js'
+import type { Operation, OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, knownIds, requireGetPetInService } from '../fixtures.js'
 
 export type SendWith = (check: Check, authorization: Authorization) => Promise<OperationExchange>

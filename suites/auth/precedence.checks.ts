@@ -1,6 +1,6 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
-import type { Authorization } from '../../lib/spec/petstore-api.js'
+import type { Authorization } from '../../lib/spec/operation-requests.js'
 import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
 import { WRONG_KEY, withWrongKey } from './operations.js'
 

@@ -20,7 +20,8 @@ import {
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { integerField, isJsonObject, JsonNumber, type JsonValue, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { responseObject } from '../../lib/http/response-json.js'
-import { isPetStatus, type PetstoreApi, type RequestBody, requestBodyText } from '../../lib/spec/petstore-api.js'
+import { type RequestBody, requestBodyText } from '../../lib/spec/operation-requests.js'
+import { isPetStatus, type PetstoreApi } from '../../lib/spec/petstore-api.js'
 import { categoryId, getPetRemoved, replayCommand, replayPathFor } from '../fixtures.js'
 import { type Marker, type RefusedPetSearches, refusedPetSearches } from './refused-pet-search.js'
 

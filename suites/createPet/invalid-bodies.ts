@@ -5,7 +5,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { JsonNumber } from '../../lib/http/json.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
-import type { RequestBody } from '../../lib/spec/petstore-api.js'
+import type { RequestBody } from '../../lib/spec/operation-requests.js'
 
 export interface InvalidBody {
   rule: string

@@ -7,6 +7,7 @@ import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import { asPathSegment, inputClass } from '../../lib/spec/input-catalogue.js'
+import { withIdSegment } from '../../lib/spec/operation-requests.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { knownIds, requireGetPetInService } from '../fixtures.js'
 
@@ -25,7 +26,7 @@ async function existingPet(check: Check): Promise<{ id: bigint; plain: Operation
 
 /** GET /pets/{segment} with the key, the segment sent as written. */
 function getSpelled(check: Check, segment: string): Promise<OperationExchange> {
-  return check.api.probe({ as: 'getPet', path: `/pets/${segment}`, headers: { authorization: `Bearer ${check.context.apiKey}` } })
+  return check.api.send(withIdSegment(check.api.request({ operation: 'getPet', id: 0n }), segment))
 }
 
 /** What two answers to one pet are compared on: status, and the pet's id, name and categoryId (its status may change between reads). */

@@ -9,7 +9,9 @@ import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
+import { withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import { type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import { type Field, queryText, type RequestModel } from '../../lib/spec/request-model.js'
 import type { Spelling } from '../../lib/spec/spellings.js'
 
 /** The page both spellings ask for: small, so a store that is seeded fills it for the status it has most of. */
@@ -31,10 +33,13 @@ async function fullPage(check: Check): Promise<OperationExchange> {
   return check.shared(`limit=${PAGE}`, (api) => api.listPets({ limit: PAGE }))
 }
 
-/** GET `path` with the key and the given Accept (null: none), sent as written. */
-function listSpelled(check: Check, path: string, accept: string | null = 'application/json'): Promise<OperationExchange> {
-  return check.api.probe({ as: 'listPets', path, headers: { authorization: `Bearer ${check.context.apiKey}`, accept } })
+/** GET /pets with the key, these query parameters (written as given) and, edited, the path or the Accept. */
+function listSpelled(check: Check, query: readonly Field[], edit: (request: RequestModel) => RequestModel = (request) => request): Promise<OperationExchange> {
+  return check.api.send(edit(withQuery(check.api.request({ operation: 'listPets' }), query)))
 }
+
+/** The query parameter `limit=PAGE`. */
+const PAGE_LIMIT: Field = { name: 'limit', value: String(PAGE) }
 
 /** The spelled answer agrees with the plain one: the same status and, for a full plain page, a full page that keeps the filter. */
 function expectSameList(check: Check, plain: OperationExchange, spelled: OperationExchange, what: string, filter?: PetStatus): void {
@@ -75,23 +80,25 @@ const acceptOf = (spelling: Spelling) => spelling.spell('application/json') || n
 describe('listPets: the same request spelled every way', () => {
   test.for(statusSpellings)('[listPets/equivalent-spellings] status=S with $label gets the answer of the plain filter', async (spelling, { check }) => {
     const { status, plain } = await fullFilteredPage(check)
-    const query = `status=${spelling.spell(status)}&limit=${PAGE}`
-    expectSameList(check, plain, await listSpelled(check, `/pets?${query}`), `GET /pets?${query} (${spelling.label})`, status)
+    const query = [{ name: 'status', value: spelling.spell(status) }, PAGE_LIMIT]
+    expectSameList(check, plain, await listSpelled(check, query), `GET /pets?${queryText(query)} (${spelling.label})`, status)
   })
 
   test.for(limitSpellings)('[listPets/equivalent-spellings] limit=5 with $label gets the answer of the plain limit', async (spelling, { check }) => {
     const plain = await fullPage(check)
-    const query = `limit=${spelling.spell(String(PAGE))}`
-    expectSameList(check, plain, await listSpelled(check, `/pets?${query}`), `GET /pets?${query} (${spelling.label})`)
+    const query = [{ name: 'limit', value: spelling.spell(String(PAGE)) }]
+    expectSameList(check, plain, await listSpelled(check, query), `GET /pets?${queryText(query)} (${spelling.label})`)
   })
 
   test.for(acceptSpellings)('[listPets/equivalent-spellings] GET /pets with Accept $label gets the answer of Accept: application/json', async (spelling, { check }) => {
     const plain = await fullPage(check)
-    expectSameList(check, plain, await listSpelled(check, `/pets?limit=${PAGE}`, acceptOf(spelling)), `GET /pets?limit=${PAGE} with Accept ${spelling.label}`)
+    const spelled = await listSpelled(check, [PAGE_LIMIT], (request) => withHeader(request, 'Accept', acceptOf(spelling)))
+    expectSameList(check, plain, spelled, `GET /pets?limit=${PAGE} with Accept ${spelling.label}`)
   })
 
   test.for(pathSpellings)('[listPets/path-spelling-equivalent] GET $label gets the answer of GET /v1/pets', async (spelling, { check }) => {
     const plain = await fullPage(check)
-    expectSameList(check, plain, await listSpelled(check, `/${spelling.spell('pets')}?limit=${PAGE}`), `GET /v1/${spelling.spell('pets')}?limit=${PAGE}`)
+    const spelled = await listSpelled(check, [PAGE_LIMIT], (request) => withPathBelowBase(request, [spelling.spell('pets')]))
+    expectSameList(check, plain, spelled, `GET /v1/${spelling.spell('pets')}?limit=${PAGE}`)
   })
 })

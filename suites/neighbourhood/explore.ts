@@ -9,15 +9,13 @@ import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
 import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
-import { framedOctets } from '../../lib/neighbourhood/body-framing.js'
-import { type Expectation, expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
+import { type Expectation, expectationOf, type OracleContext, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
-import { numberedCreate, type PlainRequest, plainRequests, type WireRequest, wireOf } from '../../lib/neighbourhood/plain-requests.js'
-import { fieldLines, type RequestModel, targetOf } from '../../lib/neighbourhood/request-model.js'
-import { readWire } from '../../lib/neighbourhood/wire-reading.js'
+import { numberedCreate, type PlainRequest, plainRequests } from '../../lib/neighbourhood/plain-requests.js'
 import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
+import { type RequestModel, type WireRequest, wireOf } from '../../lib/spec/request-model.js'
 import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
 import { type EditedCreate, followAcceptedCreate, ListReads } from './followed-creates.js'
 
@@ -97,16 +95,6 @@ function oracleContext(check: Check): OracleContext {
   return { apiKey: check.context.apiKey, baseSegments: new URL(check.context.baseUrl).pathname.split('/').filter((segment) => segment !== '') }
 }
 
-/** The fields of a request as evidence shows them: by name in lower case, a field given twice joined. */
-function evidenceFields(model: RequestModel): Record<string, string> {
-  const fields: Record<string, string> = {}
-  for (const field of fieldLines(model)) {
-    const name = field.name.toLowerCase()
-    fields[name] = fields[name] === undefined ? field.value : `${fields[name]}, ${field.value}`
-  }
-  return fields
-}
-
 /**
  * Sends a request as written: recorded as the operation its path names (or a probe), its timeouts counted under
  * `timedAs`: a plain request under its operation's own name (an operation the other checks found dead is not
@@ -120,19 +108,7 @@ export async function sendAsWritten(
   timedAs: string,
   keptAlive = false,
 ): Promise<OperationExchange> {
-  const exchange = await check.api.wire(
-    {
-      method: model.method,
-      // The URL the exchange is recorded under: an absolute-form target's own origin is the target's, and its head says how it was written.
-      target: targetOf({ ...model, targetForm: 'origin' }),
-      head: wire.head,
-      ...(wire.body !== undefined ? { body: framedOctets(wire.body, wire.framing) } : {}),
-      fields: evidenceFields(model),
-      keptAlive,
-    },
-    as,
-    timedAs,
-  )
+  const exchange = await check.api.wire(model, wire, as, timedAs, keptAlive)
   check.neighbourhood.sent += 1
   if (exchange.request.method === 'POST' && exchange.response?.status === 201) check.neighbourhood.created += 1
   return exchange
@@ -230,11 +206,17 @@ export async function exploreOperation(
   const judgeOne = async (edit: PlannedEdit, index: number) => {
     const number = index + 1
     const plainWire = numberedCreate(wireOf(edit.plain.model), number)
-    // A read HTTP takes as written may share a connection; anything else has one of its own.
-    const keptAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1' && readWire(wireOf(edit.model).head).invalid === undefined
-    const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive }), number)
-    const belowPets = readWire(wire.head).target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
-    const expectation = withoutRemovedGet(expectationOf(plainWire, wire, edit, context), getPetRemoved(check), belowPets)
+    // A read HTTP takes as written may share a connection; anything else has one of its own. The request is read once, as it is sent.
+    const mayKeepAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1'
+    let wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: mayKeepAlive }), number)
+    let reading = readRequest(wire)
+    if (mayKeepAlive && reading.invalid !== undefined) {
+      wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
+      reading = readRequest(wire)
+    }
+    const keptAlive = mayKeepAlive && reading.invalid === undefined
+    const belowPets = reading.target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
+    const expectation = withoutRemovedGet(expectationOf(plainWire, reading, edit, context), getPetRemoved(check), belowPets)
     // Past the rate limits' budget, only the cover and edits judged by a rule no edit was judged by yet are sent: every requirement the plan decides is still decided.
     const rule = ruleOf(expectation)
     if (!edit.cover && check.client.pausedMs > editsGiveWayAfterPausedMs(check.context.deadlineMs) && plan.rulesJudged.has(rule)) {

@@ -5,8 +5,9 @@
  * text is octets, one per character (latin1), as it goes on the wire: an edit may put any octet anywhere, and
  * the request is written exactly as its parts say, with nothing normalised.
  */
-import type { Operation } from '../spec/petstore-api.js'
+
 import { FRAMINGS, type Framing, framingLines } from './body-framing.js'
+import type { Operation } from './operations.js'
 
 export { FRAMINGS, type Framing }
 
@@ -339,10 +340,15 @@ export function duplicateUnit(model: RequestModel, part: PartRef): RequestModel 
   return edited
 }
 
+/** The query as written: `name=value` joined by `&`. */
+export function queryText(query: readonly Field[]): string {
+  return query.map((field) => `${field.name}=${field.value}`).join('&')
+}
+
 /** The request-target: the segments joined, and the query; in absolute-form, after the scheme and authority. */
 export function targetOf(model: RequestModel): string {
   const path = `/${model.segments.map((segment) => segment.text).join('/')}`
-  const target = model.query.length === 0 ? path : `${path}?${model.query.map((field) => `${field.name}=${field.value}`).join('&')}`
+  const target = model.query.length === 0 ? path : `${path}?${queryText(model.query)}`
   return model.targetForm === 'absolute' ? `${model.origin}${target}` : target
 }
 
@@ -374,4 +380,20 @@ export function wireHead(model: RequestModel, { keptAlive = false, bodyLength }:
   ]
   if (body !== undefined) lines.push(...framingLines(model.framing, bodyLength ?? body.length))
   return `${lines.join('\r\n')}\r\n\r\n`
+}
+
+/**
+ * A request as it goes on the wire: its head, and its body's octets (given, for a body sent in another coding) before
+ * they are framed: what the body means, which the framing does not change (the sender frames it: framedOctets).
+ */
+export interface WireRequest {
+  head: string
+  body?: string
+  framing: Framing
+}
+
+export function wireOf(request: RequestModel, bodyOctets?: string, options: { keptAlive?: boolean } = {}): WireRequest {
+  const body = bodyOctets ?? (request.body ? bodyText(request.body) : undefined)
+  const head = wireHead(request, { ...options, bodyLength: body?.length })
+  return { head, framing: request.framing, ...(body === undefined ? {} : { body }) }
 }
