@@ -2,8 +2,7 @@
  * The command's start-up beside bare Node: the answers that need no target (--version, --help,
  * --list-requirements, a usage error) timed from spawn to exit, wall and CPU, median of several runs each.
  */
-import { join } from 'node:path'
-import { commandPath, packageRoot } from '../lib/spec/package-root.js'
+import { commandPath } from '../lib/spec/package-root.js'
 import { median, runMeasured } from './child-process.js'
 
 export interface StartupFigures {

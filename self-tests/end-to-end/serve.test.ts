@@ -5,10 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { serveReference } from '../../entry-points/index.js'
-import { commandPath, packageRoot } from '../../lib/spec/package-root.js'
+import { commandPath } from '../../lib/spec/package-root.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY } from '../helpers/targets.js'
 

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { commandPath, packageRoot } from '../../lib/spec/package-root.js'
+import { commandPath } from '../../lib/spec/package-root.js'
 
 export interface SpawnOutcome {
   code: number
