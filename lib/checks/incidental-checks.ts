@@ -9,8 +9,8 @@
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
+import { type KeyState, keyInValue, keyOfWire, readWire, type WireReading } from '../http/wire-reading.js'
 import { integerReading } from '../neighbourhood/operation-judgements.js'
-import { type KeyState, keyInValue, keyOfWire, readWire } from '../neighbourhood/wire-reading.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -45,10 +45,15 @@ const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: Req
   getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
 }
 
+/** A head written octet for octet, as read: once, before it was sent (the reading its oracle judged), or here. */
+function readingOf(exchange: OperationExchange): WireReading | undefined {
+  return exchange.reading ?? (exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire))
+}
+
 /** Whether the request carried the key: in its head as written, or in its Authorization header. */
 function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
   const { wire, headers } = exchange.request
-  if (wire !== undefined) return keyOfWire(wire, apiKey)
+  if (wire !== undefined) return keyOfWire(wire, apiKey, readingOf(exchange)?.fields)
   return headers.authorization === undefined ? 'none' : keyInValue(headers.authorization, apiKey)
 }
 
@@ -107,7 +112,7 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   if (exchange.operation === 'getPet' && now.getTime() >= GET_PET_REMOVAL.getTime()) return access
   const results: IncidentalResult[] = [...access]
   const status = response.status
-  const wire = exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire)
+  const wire = readingOf(exchange)
   // HTTP's own refusal of a message it refuses as written, or of a form it may not take (HTTP/1.0, absolute-form, chunked,
   // 100-continue: responses/message-forms warns), and 501 for a method the service does not have.
   if ((wire?.invalid || (wire?.otherForms.length ?? 0) > 0) && status >= 400 && status < 500) return results

@@ -7,6 +7,7 @@
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
 import { RecentlyUsed } from '../http/recently-used.js'
+import { fieldValues, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -25,7 +26,6 @@ import {
   type RequestMeaning,
   readMeaning,
 } from './request-meaning.js'
-import { fieldValues, type KeyState, keyOfFields, keyOfWire, readWire } from './wire-reading.js'
 
 /** An answer the policy allows an edited request beside what its judgement expects: taken as it is, or warned on a SHOULD requirement. */
 export interface AllowedAnswer {

@@ -6,12 +6,12 @@
  */
 import { classifyNewPet } from '../data/new-pet-oracle.js'
 import { integerField, isJsonObject, nestingDepth, parseJson } from '../http/json.js'
+import { fieldValues, type WireField } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import { isPetStatus } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
 import type { Edit } from './edit-operators.js'
 import { decodedUriPart, hasRepeatedName, mediaTypeOf } from './request-meaning.js'
-import { fieldValues, type WireField } from './wire-reading.js'
 
 /**
  * The rules of one answer beyond the invariants every answer is held to (incidental-checks.ts). Each names its

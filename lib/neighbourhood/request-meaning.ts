@@ -8,7 +8,7 @@
  * to the one rule that would have made the two requests the same.
  */
 import { JsonNumber, type JsonValue, parseJson } from '../http/json.js'
-import { fieldValues, keyInValue, type WireField } from './wire-reading.js'
+import { fieldValues, keyInValue, type WireField } from '../http/wire-reading.js'
 
 export type Relaxation = 'fixed segments decoded' | 'scheme in any case' | 'spaces after the scheme' | 'fields without meaning ignored' | 'host in any case' | 'message forms read'
 

@@ -8,13 +8,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EDIT_FINDING_REQUIREMENTS, lenientLengths } from '../../lib/checks/edited-answers.js'
+import { incidentalResults } from '../../lib/checks/incidental-checks.js'
+import { keyInValue, keyOfWire, readWire, type WireReading } from '../../lib/http/wire-reading.js'
 import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
-import { expectationOf } from '../../lib/neighbourhood/edit-oracle.js'
+import { expectationOf, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import { isMalformedJson, jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { integerReading } from '../../lib/neighbourhood/operation-judgements.js'
 import { acceptAdmitsJson } from '../../lib/neighbourhood/request-meaning.js'
-import { keyInValue, keyOfWire, readWire } from '../../lib/neighbourhood/wire-reading.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
+import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { RULE_SOURCES, type RuleSourceId } from '../../lib/spec/rule-sources.js'
 
 const KEY = 'a-key-of-twenty-four-chr'
@@ -288,5 +290,31 @@ describe('Authorization twice', () => {
         expect(expectation.judgement).toMatchObject({ kind: 'invariants', why: expect.stringMatching(/Authorization is given twice/) })
       }
     }
+  })
+})
+
+describe('an edited request is read once, from the edit to its verdict', () => {
+  const sent = head('GET /v1/pets?limit=7&status=available HTTP/1.0', 'Accept: application/json', AUTH)
+  const exchange = (reading?: WireReading): OperationExchange => ({
+    id: 1,
+    operation: 'listPets',
+    // The head as it went out carries each attempt's span: another text than the one read before it was sent.
+    request: { method: 'GET', url: 'http://127.0.0.1:8080/v1/pets?limit=7&status=available', headers: {}, wire: sent.replace('Accept', 'accept'), timeoutMs: 1000 },
+    response: { status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request', bodyBytes: 11 },
+    retries: [],
+    durationMs: 1,
+    ...(reading ? { reading } : {}),
+  })
+  const contentType = (results: ReturnType<typeof incidentalResults>) => results.find((result) => result.requirementId === 'responses/json-content-type')
+
+  test('the reading the oracle judged travels with the exchange to the rules of every answer, which judge it rather than a head read again', () => {
+    const reading = readRequest({ head: sent })
+    expect(expectationOf({ head: LIST }, reading, edit, context).otherForms).toEqual(['HTTP/1.0'])
+    // HTTP/1.0 is a form the HTTP layer may refuse in its own words (a 4xx of its own, not JSON): judged on the reading carried,
+    expect(contentType(incidentalResults(exchange(reading), new Date('2026-01-01'), KEY))).toBeUndefined()
+    // as on the head read again, which says the same;
+    expect(contentType(incidentalResults(exchange(), new Date('2026-01-01'), KEY))).toBeUndefined()
+    // and it is the reading that is judged: one that saw no other form holds the 4xx to the Error body's JSON.
+    expect(contentType(incidentalResults(exchange({ ...reading, otherForms: [] }), new Date('2026-01-01'), KEY))).toMatchObject({ ok: false })
   })
 })

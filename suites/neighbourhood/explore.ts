@@ -9,6 +9,7 @@ import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
 import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
+import { readWire, type WireReading } from '../../lib/http/wire-reading.js'
 import { type Expectation, expectationOf, type OracleContext, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
@@ -96,14 +97,15 @@ function oracleContext(check: Check): OracleContext {
 }
 
 /**
- * Sends a request as written: recorded as the operation its path names (or a probe), its timeouts counted under
+ * Sends a request as written, with its head as read once (the reading the rules of every answer judge): recorded as
+ * the operation its path names (or a probe), its timeouts counted under
  * `timedAs`: a plain request under its operation's own name (an operation the other checks found dead is not
  * waited for again), an edit under the edits of it.
  */
 export async function sendAsWritten(
   check: Check,
   model: RequestModel,
-  wire: WireRequest,
+  wire: WireRequest & { reading: WireReading },
   as: OperationExchange['operation'],
   timedAs: string,
   keptAlive = false,
@@ -164,7 +166,8 @@ export async function exploreOperation(
   const plains = plan.plains.filter((plain) => plain.model.operation === operation)
   const plainAnswers = new Map<PlainRequest, OperationExchange>()
   const sendPlain = async (plain: PlainRequest) => {
-    const exchange = await sendAsWritten(check, plain.model, numberedCreate(wireOf(plain.model), 0), operation, OPERATION_ROUTES[operation])
+    const written = numberedCreate(wireOf(plain.model), 0)
+    const exchange = await sendAsWritten(check, plain.model, { ...written, reading: readWire(written.head) }, operation, OPERATION_ROUTES[operation])
     check.adopt([exchange])
     plainAnswers.set(plain, exchange)
     return exchange
@@ -228,7 +231,7 @@ export async function exploreOperation(
       return
     }
     plan.rulesJudged.add(rule)
-    const exchange = await sendAsWritten(check, edit.model, wire, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`, keptAlive)
+    const exchange = await sendAsWritten(check, edit.model, { ...wire, reading }, expectation.route ?? 'probe', `edits of ${OPERATION_ROUTES[operation]}`, keptAlive)
     if (exchange.failure?.notSent) {
       notSent += 1
       return

@@ -5,7 +5,7 @@
  * carries the valid Bearer key, may carry it in a lenient reading, or does not carry it at all.
  */
 
-import { RecentlyUsed } from '../http/recently-used.js'
+import { RecentlyUsed } from './recently-used.js'
 
 export interface WireField {
   name: string
@@ -16,7 +16,7 @@ export interface WireReading {
   method: string
   /** The target in origin-form: an absolute-form target's path and query (RFC 9112 §3.2.2: its authority stands in for Host). */
   target: string
-  fields: WireField[]
+  fields: readonly WireField[]
   /** Why HTTP/1.1 refuses the message as written, when it does. */
   invalid?: string
   /**
@@ -24,7 +24,7 @@ export interface WireReading {
    * `a chunked body`, `Expect: 100-continue`. Such a message means what the plain one means (RFC 9112 §2.3, §3.2.2,
    * §7.1; RFC 9110 §10.1.1), but the HTTP layer in front of a service may refuse it in its own words.
    */
-  otherForms: string[]
+  otherForms: readonly string[]
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
