@@ -65,6 +65,8 @@ export const OTHER_NOTATIONS: readonly Spelling[] = [
   { label: 'a no-break space after (U+00A0)', spell: (digits) => `${digits}\u00a0` },
   { label: 'an em space before (U+2003)', spell: (digits) => `\u2003${digits}` },
   { label: 'a trailing point, 30.', spell: (digits) => `${digits}.` },
+  // A router that takes `;` for the start of path parameters (RFC 3986 §3.3 leaves them to the scheme; Fastify 4 did by default) reads `30;` as 30.
+  { label: 'a trailing semicolon, 30;', spell: (digits) => `${digits};` },
   { label: 'a leading point and an exponent, .30e2', spell: (digits) => `.${digits}e${digits.length}` },
 ]
 

@@ -25,6 +25,12 @@ describe('auth: 401 comes before every other answer', () => {
     check.expect.status(await check.api.getPet('abc', authorization), 401, 'GET /pets/abc')
   })
 
+  // A framework's own refusal of a long path parameter (Fastify's maxParamLength: 100) comes before its auth hook unless the service checks the key first.
+  test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] GET /pets/{an id of 200 digits} with $label is answered 401, not 400, 404 or 414', async ({ authorization }, { check }) => {
+    requireGetPetInService(check)
+    check.expect.status(await check.api.getPet('9'.repeat(200), authorization), 401, 'GET /pets/{an id of 200 digits}')
+  })
+
   test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with malformed JSON and $label is answered 401, not 400', async ({ authorization }, { check }) => {
     check.requireWrites()
     const exchange = await check.api.createPet({ raw: '{"name": "a", "categoryId": ' }, authorization)

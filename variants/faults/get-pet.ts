@@ -16,6 +16,20 @@ export const getPetFaults: Variant[] = [
       isGetPet(request) && request.path.length - '/pets/'.length > 100 ? errorResponse(414, 'uri_too_long', 'URI Too Long') : reference(request),
   },
   {
+    name: 'getPet-long-id-404-before-auth',
+    description:
+      "Fastify's frameworkErrors without the key check: a path parameter over 100 characters is answered 404 with an Error body before the auth hook runs, with or without the key",
+    catches: ['auth/401-before-400', 'getPet/invalid-id'],
+    wrap: (reference) => async (request) => (isGetPet(request) && request.path.length - '/pets/'.length > 100 ? errorResponse(404, 'not_found', 'Not found') : reference(request)),
+  },
+  {
+    name: 'getPet-id-cut-at-semicolon',
+    description: "Fastify 4's useSemicolonDelimiter: the router cuts the path at ';', so GET /pets/30; reads pet 30",
+    catches: ['getPet/other-notations'],
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && request.path.includes(';') ? reference({ ...request, path: request.path.slice(0, request.path.indexOf(';')) }) : reference(request),
+  },
+  {
     name: 'getPet-never-answers',
     description: 'GET /pets/{petId} never answers: the request is read and the connection held open, nothing is sent',
     catches: ['getPet/returns-pet'],
