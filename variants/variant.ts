@@ -69,7 +69,7 @@ export function mapAnswers(map: (answer: ServiceResponse, request: ServiceReques
   return (reference) => async (request) => map(await reference(request), request)
 }
 
-type Fields = { [key: string]: JsonValue }
+export type Fields = { [key: string]: JsonValue }
 
 /** The reference, with each pet in the `status` answers of matching requests rewritten (a list's pets one by one). */
 export function rewritePets(matches: (request: ServiceRequest) => boolean, status: number, rewrite: (pet: Fields) => unknown): Variant['wrap'] {

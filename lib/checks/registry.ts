@@ -15,6 +15,17 @@ export interface CheckDefinition {
   /** The describe blocks around it, outermost first. */
   group: string
   run: (check: Check) => Promise<void>
+  /** Runs before every other check starts (CheckOptions.first). */
+  first?: true
+}
+
+export interface CheckOptions {
+  /**
+   * The check runs before every other check starts: its creates and its reads meet the store as the seeding left it,
+   * before the run's other creates fill the lists it reads (a list shows at most 100 pets, and their order is never
+   * assumed). For a check whose evidence the lists hold only while they have room.
+   */
+  first?: boolean
 }
 
 const definitions: CheckDefinition[] = []
@@ -41,17 +52,18 @@ export function fillTitle(title: string, row: unknown): string {
     )
 }
 
-function register(title: string, run: (check: Check) => Promise<void>): void {
-  definitions.push({ title, group: groups.join(' › '), run })
+function register(title: string, run: (check: Check) => Promise<void>, options: CheckOptions = {}): void {
+  definitions.push({ title, group: groups.join(' › '), run, ...(options.first ? { first: true as const } : {}) })
 }
 
 type CheckBody = (context: CheckContext) => Promise<void>
 type RowCheckBody<T> = (row: T, context: CheckContext) => Promise<void>
 
-/** One check: `test('[area/slug] what it tries', async ({ check }) => { … })`. */
+/** One check: `test('[area/slug] what it tries', async ({ check }) => { … })`, options before the body as vitest takes them. */
 export const test = Object.assign(
-  (title: string, body: CheckBody): void => {
-    register(title, (check) => body({ check }))
+  (title: string, ...rest: [CheckBody] | [CheckOptions, CheckBody]): void => {
+    const [options, body] = rest.length === 1 ? [{}, rest[0]] : rest
+    register(title, (check) => body({ check }), options)
   },
   {
     /** One check per row: `test.for(rows)('[area/slug] … %s …', async (row, { check }) => { … })`. */

@@ -1,5 +1,6 @@
 /**
- * Runs the registered checks of suites/ against one target: every selected check starts at once, and the
+ * Runs the registered checks of suites/ against one target: the few that run first (CheckOptions.first) end before
+ * the others start; then every other selected check starts at once, and the
  * HTTP client bounds the requests in flight (--concurrency). A check that waits for shared data (the store
  * survey) then holds no slot another check could use, so every operation is reached early: a target whose
  * lists hang does not keep the getPet checks from starting. The run's stop (its deadline, or a cancel) bounds
@@ -58,19 +59,20 @@ export async function runChecks(definitions: readonly CheckDefinition[], state: 
   const selected = selectedChecks(definitions, options.filter)
   const { stopped, release } = whenStopped(options.stop)
   let done = 0
+  const run = async (definition: CheckDefinition): Promise<CheckReport> => {
+    const check = new Check(state, definition.title)
+    state.pending.add(check)
+    const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, stopped))
+    state.pending.delete(check)
+    done += 1
+    options.onReport?.(report)
+    options.onProgress?.(done, selected.length, definition.title)
+    return report
+  }
   try {
-    return await Promise.all(
-      selected.map(async (definition) => {
-        const check = new Check(state, definition.title)
-        state.pending.add(check)
-        const report = options.stop.aborted ? check.report({ state: 'inconclusive', reason: stoppedReason(options.stop) }) : check.report(await settle(check, definition, stopped))
-        state.pending.delete(check)
-        done += 1
-        options.onReport?.(report)
-        options.onProgress?.(done, selected.length, definition.title)
-        return report
-      }),
-    )
+    // The checks that run first end (each within the run's stop) before the others start; the reports keep the suites' order.
+    const first = new Map(await Promise.all(selected.filter((definition) => definition.first).map(async (definition) => [definition, await run(definition)] as const)))
+    return await Promise.all(selected.map((definition) => first.get(definition) ?? run(definition)))
   } finally {
     release()
   }

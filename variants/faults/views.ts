@@ -6,7 +6,8 @@
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { isJsonObject, JsonNumber, type JsonValue, parseJson } from '../../lib/http/json.js'
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
-import { isCreatePet, isGetPet, isListPets, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
+import type { ServiceRequest } from '../../reference/http-types.js'
+import { type Fields, isCreatePet, isGetPet, isListPets, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
 /** A double cast back to int64 as Java's (long) cast does: rounded to the nearest double, saturated at the bounds. */
 function throughDouble(value: bigint): bigint {
@@ -25,13 +26,13 @@ export const viewsFaults: Variant[] = [
   },
   {
     name: 'status-omitted-missing-from-filter',
-    description: 'a pet created without status is stored without one but shown as available everywhere, so status=available never lists it',
+    description: 'a pet created without status is stored without one but shown as available everywhere (its 201 too), so status=available never lists it',
     catches: ['views/one-pet-reads-the-same'],
-    wrap: rewritePets(
-      (request) => isCreatePet(request) || isGetPet(request) || isListPets(request),
-      200,
-      (pet) => (isPetStatus(pet.status) ? pet : { ...pet, status: 'available' }),
-    ),
+    wrap: (reference, context) => {
+      const views = (request: ServiceRequest) => isCreatePet(request) || isGetPet(request) || isListPets(request)
+      const shownAvailable = (pet: Fields) => (isPetStatus(pet.status) ? pet : { ...pet, status: 'available' })
+      return rewritePets(views, 201, shownAvailable)(rewritePets(views, 200, shownAvailable)(reference, context), context)
+    },
   },
   {
     name: 'created-answer-omits-filled-in-status',
