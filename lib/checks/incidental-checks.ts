@@ -53,7 +53,8 @@ function readingOf(exchange: OperationExchange): WireReading | undefined {
 /** Whether the request carried the key: in its head as written, or in its Authorization header. */
 function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
   const { wire, headers } = exchange.request
-  if (wire !== undefined) return keyOfWire(wire, apiKey, readingOf(exchange)?.fields)
+  if (exchange.reading) return exchange.reading.key
+  if (wire !== undefined) return keyOfWire(wire, apiKey)
   return headers.authorization === undefined ? 'none' : keyInValue(headers.authorization, apiKey)
 }
 

@@ -27,6 +27,11 @@ export interface WireReading {
   otherForms: readonly string[]
 }
 
+/** A head read, with whether it carries the key (keyOfWire): what the oracle and the rules of every answer read of an edited request. */
+export interface KeyedReading extends WireReading {
+  key: KeyState
+}
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** A field value's octets: VCHAR, obs-text, SP and HTAB (RFC 9110 §5.5). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/

@@ -7,7 +7,7 @@
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
 import { RecentlyUsed } from '../http/recently-used.js'
-import { fieldValues, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
+import { fieldValues, type KeyedReading, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -77,7 +77,7 @@ const EQUIVALENT_RULE: Record<Operation, RequirementId> = {
 }
 
 /** A request read once from its head and body: what every judgement of it reads (the route, the key, the meaning). */
-export interface RequestReading extends ReadRequest {
+export interface RequestReading extends ReadRequest, KeyedReading {
   head: string
   /** The request-target as written. */
   target: string
@@ -85,7 +85,7 @@ export interface RequestReading extends ReadRequest {
   invalid?: string
 }
 
-export function readRequest(wire: { head: string; body?: string | undefined }): RequestReading {
+export function readRequest(wire: { head: string; body?: string | undefined }, apiKey: string): RequestReading {
   const read = readWire(wire.head)
   const [path = '', query] = splitOnce(read.target, '?')
   return {
@@ -97,6 +97,7 @@ export function readRequest(wire: { head: string; body?: string | undefined }): 
     fields: read.fields,
     body: wire.body,
     otherForms: read.otherForms,
+    key: keyOfWire(wire.head, apiKey, read.fields),
     ...(read.invalid ? { invalid: read.invalid } : {}),
   }
 }
@@ -190,9 +191,9 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
 
 /** The rules an edited request's answer is held to, from the plain request and the edited one as written. */
 export function expectationOf(plain: { head: string; body?: string }, edited: RequestReading | { head: string; body?: string }, edit: Edit, context: OracleContext): Expectation {
-  const plainRequest = readRequest(plain)
-  const request = 'target' in edited ? edited : readRequest(edited)
-  const key = keyOfWire(request.head, context.apiKey, request.fields)
+  const plainRequest = readRequest(plain, context.apiKey)
+  const request = 'target' in edited ? edited : readRequest(edited, context.apiKey)
+  const { key } = request
   const { route, idSegment } = routeOf(request, context.baseSegments)
   const otherMethod = !['GET', 'POST', 'HEAD'].includes(request.method)
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.

@@ -5,7 +5,7 @@
 
 import type { HttpClient } from '../http/client.js'
 import type { Exchange, OutgoingRequest } from '../http/exchange.js'
-import type { WireReading } from '../http/wire-reading.js'
+import type { KeyedReading } from '../http/wire-reading.js'
 import { framedOctets } from './body-framing.js'
 import { createNotProcessed } from './lost-creates.js'
 import {
@@ -26,7 +26,7 @@ export { type ExchangeKind, isPetStatus, OPERATION_ROUTES, type Operation, PET_S
 export interface OperationExchange extends Exchange {
   operation: ExchangeKind
   /** An edited request's head as the run read it once, before sending it: the reading its oracle judged, which the rules of every answer judge too. */
-  reading?: WireReading
+  reading?: KeyedReading
 }
 
 /** Wraps the wait for each request, given the request in words (a check uses it to say what it waits on). */
@@ -135,7 +135,7 @@ export class PetstoreApi {
    * (an absolute-form target's own origin is the target's, and its head says how it was written) with its fields as
    * evidence shows them. `as` the operation its path names, or a probe; `operation` the words its timeouts are counted under.
    */
-  wire(request: RequestModel, written: WireRequest & { reading: WireReading }, as: ExchangeKind, operation: string, keptAlive = false): Promise<OperationExchange> {
+  wire(request: RequestModel, written: WireRequest & { reading: KeyedReading }, as: ExchangeKind, operation: string, keptAlive = false): Promise<OperationExchange> {
     return this.sent(
       as,
       {
@@ -155,7 +155,7 @@ export class PetstoreApi {
     as: ExchangeKind,
     request: Omit<OutgoingRequest, 'operation'>,
     operation: string,
-    { learns, freshConnection, reading }: { learns: boolean; freshConnection?: true; reading?: WireReading },
+    { learns, freshConnection, reading }: { learns: boolean; freshConnection?: true; reading?: KeyedReading },
   ): Promise<OperationExchange> {
     const exchange = await this.track(`${request.method} ${request.path}`, this.client.send({ ...request, operation, ...(freshConnection ? { freshConnection } : {}) }))
     const tagged: OperationExchange = { ...exchange, operation: as, ...(reading ? { reading } : {}) }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { EDIT_FINDING_REQUIREMENTS, lenientLengths } from '../../lib/checks/edited-answers.js'
 import { incidentalResults } from '../../lib/checks/incidental-checks.js'
-import { keyInValue, keyOfWire, readWire, type WireReading } from '../../lib/http/wire-reading.js'
+import { type KeyedReading, keyInValue, keyOfWire, readWire } from '../../lib/http/wire-reading.js'
 import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
 import { expectationOf, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import { isMalformedJson, jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
@@ -295,7 +295,7 @@ describe('Authorization twice', () => {
 
 describe('an edited request is read once, from the edit to its verdict', () => {
   const sent = head('GET /v1/pets?limit=7&status=available HTTP/1.0', 'Accept: application/json', AUTH)
-  const exchange = (reading?: WireReading): OperationExchange => ({
+  const exchange = (reading?: KeyedReading): OperationExchange => ({
     id: 1,
     operation: 'listPets',
     // The head as it went out carries each attempt's span: another text than the one read before it was sent.
@@ -308,7 +308,7 @@ describe('an edited request is read once, from the edit to its verdict', () => {
   const contentType = (results: ReturnType<typeof incidentalResults>) => results.find((result) => result.requirementId === 'responses/json-content-type')
 
   test('the reading the oracle judged travels with the exchange to the rules of every answer, which judge it rather than a head read again', () => {
-    const reading = readRequest({ head: sent })
+    const reading = readRequest({ head: sent }, KEY)
     expect(expectationOf({ head: LIST }, reading, edit, context).otherForms).toEqual(['HTTP/1.0'])
     // HTTP/1.0 is a form the HTTP layer may refuse in its own words (a 4xx of its own, not JSON): judged on the reading carried,
     expect(contentType(incidentalResults(exchange(reading), new Date('2026-01-01'), KEY))).toBeUndefined()
@@ -316,5 +316,15 @@ describe('an edited request is read once, from the edit to its verdict', () => {
     expect(contentType(incidentalResults(exchange(), new Date('2026-01-01'), KEY))).toBeUndefined()
     // and it is the reading that is judged: one that saw no other form holds the 4xx to the Error body's JSON.
     expect(contentType(incidentalResults(exchange({ ...reading, otherForms: [] }), new Date('2026-01-01'), KEY))).toMatchObject({ ok: false })
+  })
+
+  test('the key is read with the head, once: the rules of every answer take the reading’s word for it', () => {
+    const reading = readRequest({ head: sent }, KEY)
+    expect(reading.key).toBe('valid')
+    const served = { status: 200, headers: { 'content-type': 'application/json' }, body: '[]', bodyBytes: 2 }
+    const access = (key: KeyedReading['key']) =>
+      incidentalResults({ ...exchange({ ...reading, key }), response: served }, new Date('2026-01-01'), KEY).find((result) => result.requirementId === 'auth/no-access-without-key')
+    expect(access('valid')).toBeUndefined()
+    expect(access('none')).toMatchObject({ ok: false })
   })
 })

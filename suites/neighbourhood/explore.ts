@@ -9,7 +9,7 @@ import { countOfStatus } from '../../lib/data/store-survey.js'
 import { isInt64 } from '../../lib/http/int64.js'
 import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
-import { readWire, type WireReading } from '../../lib/http/wire-reading.js'
+import type { KeyedReading } from '../../lib/http/wire-reading.js'
 import { type Expectation, expectationOf, type OracleContext, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
@@ -105,7 +105,7 @@ function oracleContext(check: Check): OracleContext {
 export async function sendAsWritten(
   check: Check,
   model: RequestModel,
-  wire: WireRequest & { reading: WireReading },
+  wire: WireRequest & { reading: KeyedReading },
   as: OperationExchange['operation'],
   timedAs: string,
   keptAlive = false,
@@ -167,7 +167,7 @@ export async function exploreOperation(
   const plainAnswers = new Map<PlainRequest, OperationExchange>()
   const sendPlain = async (plain: PlainRequest) => {
     const written = numberedCreate(wireOf(plain.model), 0)
-    const exchange = await sendAsWritten(check, plain.model, { ...written, reading: readWire(written.head) }, operation, OPERATION_ROUTES[operation])
+    const exchange = await sendAsWritten(check, plain.model, { ...written, reading: readRequest(written, check.context.apiKey) }, operation, OPERATION_ROUTES[operation])
     check.adopt([exchange])
     plainAnswers.set(plain, exchange)
     return exchange
@@ -212,10 +212,10 @@ export async function exploreOperation(
     // A read HTTP takes as written may share a connection; anything else has one of its own. The request is read once, as it is sent.
     const mayKeepAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1'
     let wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: mayKeepAlive }), number)
-    let reading = readRequest(wire)
+    let reading = readRequest(wire, context.apiKey)
     if (mayKeepAlive && reading.invalid !== undefined) {
       wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
-      reading = readRequest(wire)
+      reading = readRequest(wire, context.apiKey)
     }
     const keptAlive = mayKeepAlive && reading.invalid === undefined
     const belowPets = reading.target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
