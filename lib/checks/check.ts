@@ -16,6 +16,7 @@ import { withSourcePositions } from '../spec/stack-sources.js'
 import { Assertions, ConformanceFailure, Inconclusive } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
+import { DistinctIds } from './distinct-ids.js'
 import type { EditFinding } from './edited-answers.js'
 import { createRunRedactor, toEvidence } from './evidence.js'
 import { incidentalResults } from './incidental-checks.js'
@@ -61,7 +62,7 @@ export class RunState {
   findingsOf(exchange: OperationExchange): IncidentalFinding[] {
     let findings = this.findingsByExchange.get(exchange)
     if (!findings) {
-      findings = incidentalResults(exchange, this.today, this.settings.apiKey).map((result) => ({
+      findings = [...incidentalResults(exchange, this.today, this.settings.apiKey), ...this.distinctIds.judge(exchange)].map((result) => ({
         requirementId: result.requirementId,
         exchangeId: exchange.id,
         ok: result.ok,
@@ -78,6 +79,8 @@ export class RunState {
     return findings
   }
 
+  /** The ids the run's creates were answered with (createPet/ids-unique, whichever checks sent them). */
+  private readonly distinctIds = new DistinctIds()
   /** The ids of the exchanges judged, and their findings: the run's report of every exchange (policy §2b), those no check recorded included. */
   private readonly judgedIds = new Set<number>()
   private readonly everyExchange: IncidentalFinding[][] = []
@@ -128,10 +131,8 @@ export class RunState {
 
   /** The date the run takes as today, read once (every exchange recorded is judged against it). */
   readonly today: Date
-
   /** How every read within the consistency window waits: the window, the lag log, the run's stop, the client's sleep. */
   readonly windowedReads: WindowedReads
-
   /** The pets the run knows exist; every check's API reads them within the consistency window. */
   readonly knownPets: KnownPets
 

@@ -29,6 +29,8 @@ export const EVERY_EXCHANGE_SOURCES = {
   'getPet/body-schema': 'answer schemas',
   'errors/body-schema': 'error answers',
   'errors/status-matches-http': 'error status',
+  // Across the run's creates, by DistinctIds (distinct-ids.ts): every 201 of a create is held to the ids before it.
+  'createPet/ids-unique': 'distinct ids',
 } as const satisfies Partial<Record<RequirementId, RuleSourceId>>
 
 export const EVERY_EXCHANGE_REQUIREMENTS = Object.keys(EVERY_EXCHANGE_SOURCES) as ReadonlyArray<keyof typeof EVERY_EXCHANGE_SOURCES>

@@ -22,6 +22,7 @@ export const RULE_SOURCES = {
   'answers in JSON': { cites: 'policy §2 (Content-Type of JSON answers); spec "Request and response bodies are JSON"', level: 'MUST' },
   'answer schemas': { cites: 'spec Resources (Pet, Pets, Error); policy §2 (what counts as valid: the schemas are open)', level: 'MUST' },
   'error status': { cites: 'spec Errors ("The `status` field repeats the HTTP status code")', level: 'MUST' },
+  'distinct ids': { cites: 'policy §2 (ids: distinct across created pets); spec (the id is assigned on creation)', level: 'MUST' },
   'edits answered': { cites: 'policy §2b (the neighbourhood of a request: every edit is sent and its answer judged)', level: 'SHOULD' },
 
   // What an edited request means, and gets.

@@ -13,6 +13,22 @@ import { createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJs
 
 export const createPetFaults: Variant[] = [
   {
+    name: 'identical-bodies-one-pet',
+    description: 'a create whose body is byte for byte one created before is answered 201 with that pet (a cache keyed by the body): two creates, one id',
+    catches: ['createPet/ids-unique'],
+    wrap: (reference) => {
+      const answered = new Map<string, ServiceResponse>()
+      return async (request) => {
+        if (!isCreatePet(request)) return reference(request)
+        const earlier = answered.get(request.body)
+        if (earlier) return earlier
+        const answer = await reference(request)
+        if (answer.status === 201) answered.set(request.body, answer)
+        return answer
+      }
+    },
+  },
+  {
     name: 'name-trimmed',
     description: 'POST /pets trims white space around the name',
     catches: ['createPet/echoes-fields'],
