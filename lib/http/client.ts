@@ -279,7 +279,9 @@ export class HttpClient {
     // A controller and a timer held here, not AbortSignal.timeout or AbortSignal.any: Node may collect those
     // signals while a request waits under memory pressure, and then the request never times out.
     const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(new TimeoutExpired()), timeoutMs)
+    // The timeout acts once the I/O already waiting when it fired is read (an immediate runs after the loop's poll
+    // phase, a timer before it): a loop held up past the timeout (a busy machine) must not lose an answer that came in time.
+    const timer = setTimeout(() => setImmediate(() => controller.abort(new TimeoutExpired())), timeoutMs)
     // The run's stop ends it through the one listener the client holds on the stop (abortInFlight), not one per request.
     this.inFlightControllers.add(controller)
     if (stop?.aborted) controller.abort(new TimeoutExpired())

@@ -1,9 +1,13 @@
 /**
  * The hold-ups of the event loop (lib/http/loop-stalls.ts): a close of a connection measured across one may have
  * come later after its answer than it seems, so the run does not charge an idle timeout as a close right after an
- * answer when the loop was held up (a loaded machine, many runs in one thread).
+ * answer when the loop was held up (a loaded machine, many runs in one thread); nor does a request's timeout, due
+ * while the loop was held, lose the answer that came meanwhile.
  */
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { describe, expect, test } from 'vitest'
+import { HttpClient } from '../../lib/http/client.js'
 import { LoopStalls } from '../../lib/http/loop-stalls.js'
 
 /** Holds this thread's loop for `ms`, as a long synchronous piece of work does. */
@@ -47,5 +51,37 @@ describe('the hold-ups of the event loop', () => {
     expect(stalls.longestSince(before)).toBeGreaterThanOrEqual(150)
     stalls.stop()
     expect(stalls.longestSince(before)).toBe(0)
+  })
+})
+
+describe('a request’s timeout and a held-up loop', () => {
+  test('an answer that came while the loop was held up past the timeout is read, not lost to the timeout', { timeout: 30_000 }, async () => {
+    // A server in a process of its own answers 100 ms after each request, while this thread's loop is held.
+    const server = spawn(process.execPath, [
+      '-e',
+      "require('http').createServer((q, s) => setTimeout(() => s.end('[]'), 100)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+    ])
+    try {
+      const [port] = (await once(server.stdout, 'data')) as [Buffer]
+      const client = new HttpClient({ baseUrl: `http://127.0.0.1:${String(port).trim()}/v1`, concurrency: 1, timeoutMs: 300, maxBodyBytes: 1024, maxRetries: 0, maxRetryWaitMs: 0 })
+      // A first request opens the connection; the second goes out on it at once.
+      expect((await client.send({ method: 'GET', path: '/pets' })).response?.status).toBe(200)
+      const answer = client.send({ method: 'GET', path: '/pets' })
+      await turns(30)
+      // Held well past the 300 ms timeout, in the loop's check phase (as an I/O callback's long work holds it): the
+      // answer is in the socket by then, and the next turn of the loop meets the due timer before it reads the socket.
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          holdLoop(1_500)
+          resolve()
+        }),
+      )
+      const exchange = await answer
+      expect(exchange.failure).toBeUndefined()
+      expect(exchange.response?.status).toBe(200)
+      await client.close()
+    } finally {
+      server.kill()
+    }
   })
 })
