@@ -7,8 +7,9 @@
  *   rate-limited scenario also prints the most requests the target saw in any one second, beside the limit.
  * - startup: the answers that need no target, wall and CPU, beside bare `node -e 0` (start-up.ts).
  * - cpu: CPU per request of a full run beside a raw undici loop and a judging loop sending the same requests (paired.ts).
+ * - edits: CPU the suite spends judging one edited request besides sending it (edit-judging.ts).
  * Options: --out FILE (default reports/bench.json), --baseline FILE (an earlier bench.json to compare with),
- * --parts wall,startup,cpu (default all three).
+ * --parts wall,startup,cpu,edits (default all four).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
@@ -20,6 +21,7 @@ import { mostWithin } from '../self-tests/helpers/arrivals.js'
 import { spawnCli } from '../self-tests/helpers/spawn-cli.js'
 import { startVariant } from '../variants/variant.js'
 import { startDelayProxy } from './delay-proxy.js'
+import { measureEditJudging } from './edit-judging.js'
 import { measurePaired, type PairedFigures } from './paired.js'
 import { measureStartup } from './start-up.js'
 
@@ -130,7 +132,7 @@ function row(m: Measurement, baseline?: Measurement): string {
   return `  ${m.scenario.padEnd(27)} ${(m.wallMs / 1000).toFixed(2).padStart(6)} s  ${String(m.requests).padStart(5)} req  peak ${String(m.peakMiB).padStart(3)} MiB  ${String(m.requestsPerSecond).padStart(5)} req/s  startup ${(m.startupMs / 1000).toFixed(2)} s  floor ${(m.floorMs / 1000).toFixed(2)} s  wall/floor ${m.wallToFloor.toFixed(2)}  most in any second ${m.mostInAnySecond}${m.rateLimit ? ` (limit ${m.rateLimit})` : ''}  exit ${m.exitCode}${change}`
 }
 
-const PARTS = ['wall', 'startup', 'cpu'] as const
+const PARTS = ['wall', 'startup', 'cpu', 'edits'] as const
 type Part = (typeof PARTS)[number]
 
 /** The goals the cost issue on Node 24 sets: CPU per request over the raw loop's, a single run and warm passes; smoke at loopback. */
@@ -189,10 +191,15 @@ async function main(): Promise<number> {
   }
   const cpu = parts.has('cpu') ? await measurePaired(API_KEY, CONCURRENCY) : undefined
   if (cpu) process.stdout.write(`CPU per request (a full run and a raw undici loop, the same requests to the same separate server):\n${cpuRows(cpu)}\n`)
+  const edits = parts.has('edits') ? await measureEditJudging() : undefined
+  if (edits)
+    process.stdout.write(
+      `Judging an edit (written, read once, the oracle, the rules of every answer; ${edits.edits} edits of seed 1's plan, median of 7 rounds): ${edits.cpuPerEditMicros.toFixed(1)} µs CPU an edit\n`,
+    )
   mkdirSync(dirname(out), { recursive: true })
   writeFileSync(
     out,
-    `${JSON.stringify({ tool: packageVersion, node: process.version, cores: availableParallelism(), at: new Date().toISOString(), measurements, startup, cpu }, null, 2)}\n`,
+    `${JSON.stringify({ tool: packageVersion, node: process.version, cores: availableParallelism(), at: new Date().toISOString(), measurements, startup, cpu, edits }, null, 2)}\n`,
   )
   process.stdout.write(`Figures written to ${out}\n`)
   return measurements.every((m) => m.exitCode === 0) ? 0 : 1
