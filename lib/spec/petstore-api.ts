@@ -55,6 +55,9 @@ function evidenceFields(model: RequestModel): Record<string, string> {
 }
 
 export class PetstoreApi {
+  /** The run's shared parts of every request: the base URL, the key, and the client's own fields. */
+  private readonly context: RequestContext
+
   constructor(
     private readonly client: HttpClient,
     private readonly apiKey: string,
@@ -78,9 +81,6 @@ export class PetstoreApi {
       this.patience,
     )
   }
-
-  /** The run's shared parts of every request: the base URL, the key, and the client's own fields. */
-  private readonly context: RequestContext
 
   /** The plain request of an operation, as a request model: what a check edits to make a request of its own. */
   request(call: OperationCall, authorization?: Authorization): RequestModel {
