@@ -52,6 +52,21 @@ function readingOf(exchange: OperationExchange): WireReading | undefined {
   return exchange.reading ?? (exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire))
 }
 
+/** A field of the request, by its name in lower case, as the exchange records it (an edited request's fields as written). */
+const requestField = (exchange: OperationExchange, name: string) => exchange.request.headers[name] ?? ''
+
+/**
+ * A 206 to a request that carried Range (its content a part of the representation, or several), or an answer without
+ * content that says it applied the request's Prefer: return=minimal (Preference-Applied, RFC 7240 §3).
+ */
+function askedForPartOrNone(exchange: OperationExchange): boolean {
+  const response = exchange.response
+  if (!response) return false
+  if (response.status === 206) return requestField(exchange, 'range') !== ''
+  const minimal = /(^|[\s,;])return\s*=\s*"?minimal"?/i
+  return response.bodyBytes === 0 && minimal.test(requestField(exchange, 'prefer')) && minimal.test(response.headers['preference-applied'] ?? '')
+}
+
 /** Whether the request carried the key: in its head as written, or in its Authorization header. */
 function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
   const { wire, headers } = exchange.request
@@ -129,6 +144,9 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   const isSuccess = status >= 200 && status < 300
   const isClientError = status >= 400 && status < 500 && status !== 429
   if (!isSuccess && !isClientError) return results
+  // Content the request itself asked to be other than the whole document: a part of it (206 to a Range, RFC 9110
+  // §14.2, §15.3.7), or none (Prefer: return=minimal, applied as the answer says, RFC 7240 §4.2). No document to judge.
+  if (askedForPartOrNone(exchange)) return results
 
   const type = mediaType(response)
   results.push({

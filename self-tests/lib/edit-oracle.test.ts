@@ -328,3 +328,37 @@ describe('an edited request is read once, from the edit to its verdict', () => {
     expect(access('none')).toMatchObject({ ok: false })
   })
 })
+
+describe('content the request asked to be other than the whole document', () => {
+  const exchangeOf = (operation: OperationExchange['operation'], headers: Record<string, string>, response: NonNullable<OperationExchange['response']>): OperationExchange => ({
+    id: 1,
+    operation,
+    request: {
+      method: operation === 'createPet' ? 'POST' : 'GET',
+      url: 'http://127.0.0.1:8080/v1/pets/1',
+      headers: { authorization: `Bearer ${KEY}`, ...headers },
+      timeoutMs: 1000,
+    },
+    response,
+    retries: [],
+    durationMs: 1,
+  })
+  const flagged = (exchange: OperationExchange) =>
+    incidentalResults(exchange, new Date('2026-01-01'), KEY)
+      .filter((result) => !result.ok)
+      .map((result) => result.requirementId)
+
+  test('a 206 to a Range the request carried is a part of the document (RFC 9110 §14.2): no schema holds it; a 206 nobody asked for is judged whole', () => {
+    const partial = { status: 206, headers: { 'content-type': 'application/json', 'content-range': 'bytes 0-9/82' }, body: '{"id":1,"n', bodyBytes: 10 }
+    expect(flagged(exchangeOf('getPet', { range: 'bytes=0-9' }, partial))).toEqual([])
+    expect(flagged(exchangeOf('getPet', {}, partial))).toEqual(['getPet/body-schema'])
+  })
+
+  test('a 201 without content that applied the request’s Prefer: return=minimal (RFC 7240) is not held to the Pet schema; one that did not say so is', () => {
+    const minimal = { status: 201, headers: { location: '/v1/pets/1', 'preference-applied': 'return=minimal' }, body: '', bodyBytes: 0 }
+    expect(flagged(exchangeOf('createPet', { prefer: 'return=minimal' }, minimal))).toEqual([])
+    expect(flagged(exchangeOf('createPet', {}, minimal))).toEqual(['responses/json-content-type', 'createPet/body-schema'])
+    const { 'preference-applied': _applied, ...silent } = minimal.headers
+    expect(flagged(exchangeOf('createPet', { prefer: 'return=minimal' }, { ...minimal, headers: silent }))).toEqual(['responses/json-content-type', 'createPet/body-schema'])
+  })
+})

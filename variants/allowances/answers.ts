@@ -165,6 +165,39 @@ export const answerAllowances: Allowance[] = [
     ),
   },
   {
+    id: 'range-requests-honoured',
+    does: 'a GET with Range: bytes=a-b is answered 206 with those octets of the JSON document and Content-Range (Werkzeug make_conditional with accept_ranges)',
+    source: { rfc: 'RFC 9110 §14.2' },
+    allowedBy: 'a server MAY ignore the Range header field … a server that supports range requests … 206 (Partial Content) (RFC 9110 §14.2, §15.3.7); the spec names no Range',
+    layer: 'answers',
+    wrap: mapAnswers((answer, request) => {
+      const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '')
+      if (request.method !== 'GET' || answer.status !== 200 || !range || !isJsonAnswer(answer)) return answer
+      const whole = Buffer.from(answer.body, 'utf8')
+      const [first, last] = [Number(range[1]), Math.min(Number(range[2]), whole.length - 1)]
+      if (first > last) return answer
+      const part = whole.subarray(first, last + 1).toString('utf8')
+      // A range that cuts a UTF-8 sequence is ignored (the whole document, as RFC 9110 §14.2 lets a server do): the body is written as UTF-8.
+      if (Buffer.byteLength(part) !== last + 1 - first) return answer
+      return { ...answer, status: 206, headers: { ...answer.headers, 'content-range': `bytes ${first}-${last}/${whole.length}`, 'accept-ranges': 'bytes' }, body: part }
+    }),
+  },
+  {
+    id: 'prefer-return-minimal-honoured',
+    does: 'a create with Prefer: return=minimal is answered 201 without content, with Location and Preference-Applied: return=minimal',
+    source: { rfc: 'RFC 7240 §4.2' },
+    allowedBy:
+      'return=minimal: the client wishes the server to return only a minimal response to a successful request (RFC 7240 §4.2), and Preference-Applied says it did (§3); the spec names no Prefer',
+    layer: 'answers',
+    wrap: mapAnswers((answer, request) => {
+      if (!isCreatePet(request) || answer.status !== 201 || !/return\s*=\s*minimal/i.test(request.headers.prefer ?? '')) return answer
+      const created = parseJson(answer.body)
+      const id = created.ok && isJsonObject(created.value) ? stringifyJson(created.value.id) : ''
+      const { 'content-type': _type, ...headers } = answer.headers
+      return { ...answer, headers: { ...headers, location: `/v1/pets/${id}`, 'preference-applied': 'return=minimal' }, body: '' }
+    }),
+  },
+  {
     id: 'cors-and-cache-headers',
     does: 'every answer carries Access-Control-Allow-Origin: *, Vary, Cache-Control: no-store, an ETag, Server, X-Request-Id and Strict-Transport-Security',
     source: { rfc: 'RFC 9110 §6.3' },

@@ -151,6 +151,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
     ],
   },
   {
+    row: 'RFC 9110 §14.2, RFC 7240 (what a request that asks for less lets a server do)',
+    grants: 'a 206 with a part of the document to a Range; a 201 without content to Prefer: return=minimal, saying Preference-Applied',
+    operators: ['range-requests-honoured', 'prefer-return-minimal-honoured'],
+  },
+  {
     row: 'HEAD as GET (proposed, docs/decisions.md)',
     grants: 'SHOULD: HEAD answered as GET; a 405 warns',
     operators: ['head-refused-405'],
