@@ -23,7 +23,7 @@ export function keptForHar(
   // The attempt's own headers object: the next attempt gets a new one (its own traceparent), so this one is not copied.
   const sent = {
     headers: request.headers,
-    ...(request.body !== undefined ? { body: excerpt(request.body, limit) } : {}),
+    ...(request.body !== undefined ? { body: excerpt(request.body, limit), bodyBytes: Buffer.byteLength(request.body, request.bodyIsOctets ? 'latin1' : 'utf8') } : {}),
     ...(request.wire !== undefined ? { head: headAsWritten(request.wire) } : {}),
   }
   return 'response' in outcome ? { sent, answer: { ...outcome.response, body: excerpt(outcome.response.body, limit) } } : { sent }

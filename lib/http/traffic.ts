@@ -52,7 +52,10 @@ export interface AttemptRecord {
   /** Kept only for a HAR file: the headers and body sent, and the answer with its body cut. */
   sent?: {
     headers: Record<string, string>
+    /** The body, cut at the limit of kept bodies. */
     body?: string
+    /** The body's size in octets, whole (the HAR's bodySize). */
+    bodyBytes?: number
     /** For a request written octet for octet: its head as written (the target in its form, the version, every field line, the framing's among them). */
     head?: { target: string; version: string; fields: Array<{ name: string; value: string }> }
   }

@@ -67,7 +67,7 @@ function entry(attempt: AttemptRecord, requirements: readonly string[]) {
       queryString: queryString(attempt.url),
       ...(sent?.body !== undefined ? { postData: { mimeType: contentType(sent.headers), text: sent.body } } : {}),
       headersSize: -1,
-      bodySize: sent?.body !== undefined ? Buffer.byteLength(sent.body) : 0,
+      bodySize: sent?.bodyBytes ?? (sent?.body !== undefined ? Buffer.byteLength(sent.body) : 0),
     },
     response: {
       // HAR has no field for "no answer": status 0, and the reason in _error.

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { keptForHar } from '../../lib/http/attempt-records.js'
 import { bodyText } from '../../lib/http/decoded-bodies.js'
 import { detached, excerpt } from '../../lib/http/excerpt.js'
 import { excerptOfBody, headOfBody, KeptBodies } from '../../lib/http/kept-bodies.js'
@@ -141,5 +142,17 @@ describe('bodies decoded once', () => {
     expect(otherText).not.toBe(whole)
     // A small body is decoded as it is, from any number of chunks.
     expect(bodyText([Buffer.from('[1,'), Buffer.from('2]')])).toBe('[1,2]')
+  })
+})
+
+describe('what the HAR file keeps of a request body', () => {
+  test('a body cut at the limit keeps its whole size in octets (bodySize), UTF-8 text and octets alike', () => {
+    const text = `{"name":"${'é'.repeat(5000)}"}`
+    const kept = keptForHar(100, { method: 'POST', url: 'http://127.0.0.1/v1/pets', headers: {}, body: text, timeoutMs: 1 }, { response: answer('{}') })
+    expect(kept.sent?.body?.length).toBeLessThan(200)
+    expect(kept.sent?.bodyBytes).toBe(Buffer.byteLength(text))
+    const octets = `{"name":"${'\xff'.repeat(300)}"}`
+    const asOctets = keptForHar(100, { method: 'POST', url: 'http://127.0.0.1/v1/pets', headers: {}, body: octets, bodyIsOctets: true, timeoutMs: 1 }, { response: answer('{}') })
+    expect(asOctets.sent?.bodyBytes).toBe(octets.length)
   })
 })
