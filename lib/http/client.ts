@@ -26,7 +26,7 @@ import { delay, retryAfterMs } from './waits.js'
 let nextExchangeId = 1
 
 /** What one attempt came to, and its record in the traffic log. */
-type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record: AttemptRecord }
+type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record: AttemptRecord; pauseEpoch: number }
 
 /**
  * The window of --rate-limit: N requests start in any 1.1 s. The tenth of a second more than the second the
@@ -151,7 +151,7 @@ export class HttpClient {
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST. The wait
         // holds for every request of the run (rate-limit-pause.ts): this one goes again once the pause is over.
         if (wait !== undefined && wait <= this.options.maxRetryWaitMs) this.pause.rateLimited(wait)
-        else this.pause.answered()
+        else this.pause.answered(outcome.pauseEpoch)
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retried(wait, { status: response.status })
           continue
@@ -271,6 +271,8 @@ export class HttpClient {
 
   private async once(exchangeId: number, request: RecordedRequest, operation: string | undefined, spanId: string | undefined, fresh: boolean): Promise<AttemptOutcome> {
     this.requestCount += 1
+    // The rate limits met before this request went out: an answer to it speaks of the target since then (rate-limit-pause.ts).
+    const pauseEpoch = this.pause.epoch
     this.lastActivityAt = performance.now()
     const started = this.lastActivityAt
     // On the same clock as its duration, so that one request's end and the next one's start never overlap by rounding.
@@ -334,7 +336,7 @@ export class HttpClient {
       ...keptForHar(this.traffic.keepBodiesUpTo, request, outcome),
     }
     this.traffic.add(record)
-    return { ...outcome, record }
+    return { ...outcome, record, pauseEpoch }
   }
 
   /** Exchanges whose request went out (once, or with its retries): what the run must have judged, every one (results.json `exchanges`). */

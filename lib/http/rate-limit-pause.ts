@@ -22,6 +22,11 @@ export class RateLimitPause {
   pauses = 0
   /** The milliseconds the run spent paused, summed over pauses that did not overlap. */
   pausedMs = 0
+  /**
+   * How many times a rate limit has set or lengthened the pause: a request notes it when it is sent, and only the
+   * answer to one sent since the latest rate limit ramps the concurrency back up (answered).
+   */
+  epoch = 0
 
   constructor(
     private readonly queue: ConcurrencyLimit,
@@ -40,11 +45,18 @@ export class RateLimitPause {
     this.pausedMs += until - Math.max(now, this.pausedUntil)
     if (this.pausedUntil <= now) this.pauses += 1
     this.pausedUntil = until
+    this.epoch += 1
     this.queue.concurrency = 1
   }
 
-  /** An answer that was no rate limit: the concurrency doubles, up to --concurrency. */
-  answered(): void {
+  /**
+   * An answer that was no rate limit, to a request sent at `sentAt` (the epoch then): the concurrency doubles, up to
+   * --concurrency, unless the request went out before the latest rate limit. The requests in flight when a target
+   * turns one away are answered during the pause; had they ramped the concurrency back, every waiter would go out at
+   * once when it ends, in no order a target sees, and a retry could be the one an every-n-th limit turns away again.
+   */
+  answered(sentAt: number = this.epoch): void {
+    if (sentAt < this.epoch) return
     if (this.queue.concurrency < this.concurrency) this.queue.concurrency = Math.min(this.concurrency, this.queue.concurrency * 2)
   }
 

@@ -69,6 +69,18 @@ describe('the run-wide pause of a rate limit', () => {
     expect(seen).toEqual([2, 4, 8, 8])
   })
 
+  test('answers to requests sent before the latest rate limit do not ramp the concurrency back: the run starts again one at a time', () => {
+    const { queue, pause } = pauseWith(8)
+    const sentBefore = pause.epoch
+    pause.rateLimited(1_000)
+    // The seven requests in flight when the target turned one away are answered during the pause.
+    for (let answer = 0; answer < 7; answer++) pause.answered(sentBefore)
+    expect(queue.concurrency).toBe(1)
+    // The first request sent after it is answered: the ramp begins.
+    pause.answered(pause.epoch)
+    expect(queue.concurrency).toBe(2)
+  })
+
   test('a shorter rate limit within a pause does not shorten it; a longer one lengthens it, still one pause; one after it is a pause of its own', async () => {
     const { pause, slept, later } = pauseWith(4)
     pause.rateLimited(3_000)
