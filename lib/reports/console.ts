@@ -68,7 +68,9 @@ export function renderRequirementLines(results: readonly RequirementResult[], ro
 /** The edits of the run in one line: how many, over how many parts and operators, and the pets they left. */
 function neighbourhoodLine(summary: NeighbourhoodSummary): string {
   const reached = summary.edits.filter((row) => row.edits > 0).length
-  const gaveWay = summary.gaveWay ? `; ${counted(summary.gaveWay, 'edit')} gave way to the target's rate limit (each request, part and operator still reached once)` : ''
+  const gaveWay = summary.gaveWay
+    ? `; ${counted(summary.gaveWay, 'edit')} gave way to the target's rate limit (every request still reached by every operator, and every part of it by one)`
+    : ''
   const refused = summary.refusedCreates
   const verified = refused
     ? `; ${refused.verified} of ${counted(refused.refused, 'refused create')} verified not stored${refused.by ? ` (by ${refused.by === 'ids' ? 'the ids a stored one would have taken' : 'lists that hold the run’s pets'})` : ''}${refused.undecided ? `, the rest undecided: ${refused.undecided}` : ''}`
