@@ -4,12 +4,12 @@
  * run plans at seed 1 for the six plain requests, judged in rounds; the median round's CPU per edit.
  */
 import { incidentalResults } from '../lib/checks/incidental-checks.js'
-import { expectationOf, readRequest } from '../lib/neighbourhood/edit-oracle.js'
+import { editAsSent } from '../lib/neighbourhood/edit-as-sent.js'
+import { expectationOf } from '../lib/neighbourhood/edit-oracle.js'
 import { planEdits } from '../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../lib/neighbourhood/json-corpus.js'
-import { numberedCreate, plainRequests } from '../lib/neighbourhood/plain-requests.js'
+import { plainRequests } from '../lib/neighbourhood/plain-requests.js'
 import type { OperationExchange } from '../lib/spec/petstore-api.js'
-import { wireOf } from '../lib/spec/request-model.js'
 import { median } from './child-process.js'
 
 const KEY = 'benchmark-key-5d2e9a71'
@@ -38,14 +38,7 @@ export async function measureEditJudging(): Promise<EditJudgingFigures> {
   const judgeAll = () => {
     edits.forEach((edit, index) => {
       const number = index + 1
-      const plain = numberedCreate(wireOf(edit.plain.model), number)
-      const mayKeepAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1'
-      let wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: mayKeepAlive }), number)
-      let reading = readRequest(wire, KEY)
-      if (mayKeepAlive && reading.invalid !== undefined) {
-        wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
-        reading = readRequest(wire, KEY)
-      }
+      const { plain, wire, reading } = editAsSent(edit, number, KEY)
       const expectation = expectationOf(plain, reading, edit, context)
       // The head as it went out carries the attempt's span: another text than the one read.
       const sent = wire.head.replace(SPAN, String(number).padStart(16, '0'))

@@ -52,6 +52,9 @@ function readingOf(exchange: OperationExchange): WireReading | undefined {
   return exchange.reading ?? (exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire))
 }
 
+/** `return=minimal` among the preferences of a Prefer or Preference-Applied field (RFC 7240 §2). */
+const RETURN_MINIMAL = /(^|[\s,;])return\s*=\s*"?minimal"?/i
+
 /** A field of the request, by its name in lower case, as the exchange records it (an edited request's fields as written). */
 const requestField = (exchange: OperationExchange, name: string) => exchange.request.headers[name] ?? ''
 
@@ -63,8 +66,7 @@ function askedForPartOrNone(exchange: OperationExchange): boolean {
   const response = exchange.response
   if (!response) return false
   if (response.status === 206) return requestField(exchange, 'range') !== ''
-  const minimal = /(^|[\s,;])return\s*=\s*"?minimal"?/i
-  return response.bodyBytes === 0 && minimal.test(requestField(exchange, 'prefer')) && minimal.test(response.headers['preference-applied'] ?? '')
+  return response.bodyBytes === 0 && RETURN_MINIMAL.test(requestField(exchange, 'prefer')) && RETURN_MINIMAL.test(response.headers['preference-applied'] ?? '')
 }
 
 /** Whether the request carried the key: in its head as written, or in its Authorization header. */

@@ -10,6 +10,7 @@ import { isInt64 } from '../../lib/http/int64.js'
 import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
 import type { KeyedReading } from '../../lib/http/wire-reading.js'
+import { editAsSent } from '../../lib/neighbourhood/edit-as-sent.js'
 import { type Expectation, expectationOf, type OracleContext, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
@@ -208,16 +209,7 @@ export async function exploreOperation(
   const edits = plan.edits.filter((edit) => edit.plain.model.operation === operation)
   const judgeOne = async (edit: PlannedEdit, index: number) => {
     const number = index + 1
-    const plainWire = numberedCreate(wireOf(edit.plain.model), number)
-    // A read HTTP takes as written may share a connection; anything else has one of its own. The request is read once, as it is sent.
-    const mayKeepAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1'
-    let wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: mayKeepAlive }), number)
-    let reading = readRequest(wire, context.apiKey)
-    if (mayKeepAlive && reading.invalid !== undefined) {
-      wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
-      reading = readRequest(wire, context.apiKey)
-    }
-    const keptAlive = mayKeepAlive && reading.invalid === undefined
+    const { plain: plainWire, wire, reading, keptAlive } = editAsSent(edit, number, context.apiKey)
     const belowPets = reading.target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
     const expectation = withoutRemovedGet(expectationOf(plainWire, reading, edit, context), getPetRemoved(check), belowPets)
     // Past the rate limits' budget, only the cover and edits judged by a rule no edit was judged by yet are sent: every requirement the plan decides is still decided.
