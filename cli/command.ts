@@ -22,8 +22,17 @@ const input: WorkerInput = { argv: process.argv.slice(2), cwd: process.cwd(), st
 const worker = new Worker(new URL('./run-in-worker.js', import.meta.url), { workerData: input, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
 
 let cancelled = false
+/** Set once the worker has exited: what it had to write is written, and the exit code it chose stands. */
+let workDone = false
+// Node's signal handles do not hold the process open, so these stay for the whole process: a second signal that
+// comes after the work is over (something the host preloaded may keep the process alive) still exits at once, with
+// the code the run chose, not by the signal's default action.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    if (workDone) {
+      if (cancelled) process.stderr.write(`\n${signal} again: exiting at once\n`)
+      process.exit()
+    }
     if (cancelled) {
       process.stderr.write(`\n${signal} again: exiting at once${serving ? '' : ', without reports'}\n`)
       process.exit(serving ? EXIT.conformant : EXIT.harness)
@@ -52,6 +61,5 @@ worker.on('error', (error) => {
 })
 worker.on('exit', () => {
   if (process.exitCode === undefined) process.exitCode = EXIT.harness
-  // The signal handlers above would keep the process alive for nothing once the work is over.
-  process.removeAllListeners('SIGINT').removeAllListeners('SIGTERM')
+  workDone = true
 })

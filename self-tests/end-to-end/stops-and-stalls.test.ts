@@ -349,6 +349,22 @@ describe.concurrent('signals', () => {
     expect(code).toBe(3)
     expect(run.output()).toMatch(/SIGINT again: exiting at once/)
   })
+
+  test('a second signal after the run has ended still exits at once, with the run\'s own code', async ({ onTestFinished }) => {
+    const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
+    // The preload keeps the process open past its run and says when the run's worker has exited: the second signal
+    // then comes, for certain, after the work is over, where the signal's default action once killed the process.
+    const preload = "process.on('worker', (w) => w.on('exit', () => process.stderr.write('worker exited\\n'))); setInterval(() => {}, 60000)"
+    const run = startCommand(['--base-url', server.baseUrl], ['--import', `data:text/javascript,${encodeURIComponent(preload)}`])
+    await outputMatches(run.output, /^Seed: /m)
+    run.child.kill('SIGINT')
+    await outputMatches(run.output, /^worker exited$/m)
+    run.child.kill('SIGINT')
+    const { code } = await run.exited
+    expect(code, run.output()).toBe(3)
+    expect(run.output()).toMatch(/SIGINT again: exiting at once\n/)
+    expect(existsSync(join(run.reportDir, 'results.json'))).toBe(true)
+  })
 })
 
 describe('reports are written whole or not at all', () => {
