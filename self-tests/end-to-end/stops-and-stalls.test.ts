@@ -350,7 +350,7 @@ describe.concurrent('signals', () => {
     expect(run.output()).toMatch(/SIGINT again: exiting at once/)
   })
 
-  test('a second signal after the run has ended still exits at once, with the run\'s own code', async ({ onTestFinished }) => {
+  test("a second signal after the run has ended still exits at once, with the run's own code", async ({ onTestFinished }) => {
     const server = await startMisbehavingServer(behaviours.hang, onTestFinished)
     // The preload keeps the process open past its run and says when the run's worker has exited: the second signal
     // then comes, for certain, after the work is over, where the signal's default action once killed the process.
