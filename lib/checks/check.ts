@@ -254,21 +254,21 @@ export class Check {
   }
 
   /**
-   * Read a pet this run created until `found` holds or the consistency window closes (policy §2): at once,
-   * then with backoff, a bounded number of times. `what` names the read in the lag report. A read of a pet the
-   * run did not create (`ofCreatedPet: false`) waits the same, but is left out of the lag report.
+   * Read a pet this run created until `found` holds or the consistency window closes (policy §2): at once, then with
+   * backoff, a bounded number of times. `what` names the read in the lag report. The window opens when the latest 201
+   * of `pets` came, when the run knows them all. A read of a pet the run did not create (`ofCreatedPet: false`) waits
+   * the same, but is left out of the lag report.
    */
   eventually(
     what: string,
     read: (api: PetstoreApi) => Promise<OperationExchange>,
     found: (exchange: OperationExchange) => boolean,
     api: PetstoreApi = this.api,
-    { ofCreatedPet = true }: { ofCreatedPet?: boolean } = {},
+    { ofCreatedPet = true, pets = [] }: { ofCreatedPet?: boolean; pets?: readonly bigint[] } = {},
   ): Promise<EventualRead> {
-    return this.waitFor(
-      `${what}, read until found within the consistency window`,
-      readWithinWindow({ ...this.state.windowedReads, what, read: () => read(api), found, ofCreatedPet }),
-    )
+    const since = this.knownPets.latestCreatedAt(pets)
+    const reads = { ...this.state.windowedReads, what, read: () => read(api), found, ofCreatedPet, ...(since !== undefined ? { since } : {}) }
+    return this.waitFor(`${what}, read until found within the consistency window`, readWithinWindow(reads))
   }
 
   /** Record exchanges sent by shared work as this check's own: evidence, and the rules of every answer. */

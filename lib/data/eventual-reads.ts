@@ -19,7 +19,7 @@ export interface EventualRead {
   exchange: OperationExchange
   found: boolean
   reads: number
-  /** From the first read's start to the read that found the pet, or to the last read. */
+  /** From the window's opening (the 201, or the first read's start) to the read that found the pet, or to the last read. */
   waitedMs: number
   windowMs: number
   /** True when the read looked only once because an earlier pet had already used up a window. */
@@ -79,6 +79,12 @@ export interface EventualReadOptions {
   sleep?: (ms: number) => Promise<void>
   /** The first read, when it was already sent. */
   first?: OperationExchange
+  /**
+   * When the window opened, on `now`'s clock: the instant the create's 201 came, for a pet this run created. A read
+   * the run could send only later (its requests queued, a rate limit's pause) still closes the window where the
+   * policy puts it, not a window after that read. By default the first read's start.
+   */
+  since?: number
   /** The clock the window is counted on (ms): the process's monotonic one. */
   now?: () => number
 }
@@ -94,10 +100,11 @@ export async function readWithinWindow({
   stop,
   sleep = (ms) => delay(ms, stop),
   first,
+  since,
   now = () => performance.now(),
 }: EventualReadOptions): Promise<EventualRead> {
   if (ofCreatedPet) log.reads += 1
-  const started = now() - (first?.durationMs ?? 0)
+  const started = since ?? now() - (first?.durationMs ?? 0)
   let exchange = first ?? (await read())
   let reads = 1
   const schedule = log.windowSpent ? [] : backoffSchedule(windowMs)

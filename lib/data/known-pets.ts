@@ -13,12 +13,15 @@ import type { EventualReadOptions } from './eventual-reads.js'
 import { readWithinWindow } from './eventual-reads.js'
 
 /** How a known pet is read within the window: everything `readWithinWindow` needs but the read itself. */
-export type WindowedReads = Pick<EventualReadOptions, 'windowMs' | 'log' | 'stop' | 'sleep'>
+export type WindowedReads = Pick<EventualReadOptions, 'windowMs' | 'log' | 'stop' | 'sleep' | 'now'>
 
 export class KnownPets implements Patience {
   private readonly ids = new Set<bigint>()
-  /** Of those, the pets a create of this run answered with: a re-read of one of them is a read of a write. */
-  private readonly created = new Set<bigint>()
+  /**
+   * Of those, the pets a create of this run answered with (a re-read of one of them is a read of a write), each with
+   * when its 201 came (on the reads' clock): the consistency window of its reads opens then.
+   */
+  private readonly created = new Map<bigint, number>()
 
   constructor(private readonly reads: WindowedReads) {}
 
@@ -33,7 +36,7 @@ export class KnownPets implements Patience {
       const id = isJsonObject(pet) ? integerField(pet.id) : undefined
       if (id === undefined) return
       this.ids.add(id)
-      if (exchange.operation === 'createPet') this.created.add(id)
+      if (exchange.operation === 'createPet' && !this.created.has(id)) this.created.set(id, this.reads.now ? this.reads.now() : performance.now())
     }
     if (Array.isArray(parsed.value)) parsed.value.forEach(learn)
     else learn(parsed.value)
@@ -41,19 +44,27 @@ export class KnownPets implements Patience {
 
   /** The ids of the pets a create of this run was answered with, whichever check sent it. */
   createdIds(): ReadonlySet<bigint> {
-    return this.created
+    return new Set(this.created.keys())
+  }
+
+  /** When the latest 201 that showed one of `ids` came (on the reads' clock); undefined unless a create of this run was answered with each of them. */
+  latestCreatedAt(ids: readonly bigint[]): number | undefined {
+    const times = ids.map((id) => this.created.get(id))
+    return times.length > 0 && times.every((time) => time !== undefined) ? Math.max(...(times as number[])) : undefined
   }
 
   async settle(petId: string | bigint, first: OperationExchange, again: () => Promise<OperationExchange>): Promise<OperationExchange> {
     const id = typeof petId === 'bigint' ? petId : /^-?\d+$/.test(petId) ? BigInt(petId) : undefined
     if (first.response?.status !== 404 || id === undefined || !this.ids.has(id)) return first
+    const since = this.created.get(id)
     const read = await readWithinWindow({
       ...this.reads,
       what: `GET /pets/${id}`,
       read: again,
       found: (exchange) => exchange.response?.status !== 404,
       first,
-      ofCreatedPet: this.created.has(id),
+      ofCreatedPet: since !== undefined,
+      ...(since !== undefined ? { since } : {}),
     })
     return read.exchange
   }

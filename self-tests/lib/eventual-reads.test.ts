@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { lagReport } from '../../lib/checks/consistency.js'
 import { backoffSchedule, LagLog, MAX_READS, readWithinWindow, windowWords } from '../../lib/data/eventual-reads.js'
+import { KnownPets } from '../../lib/data/known-pets.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 
 /** Waits between reads that take no time: what is counted does not depend on how long the waits are. */
@@ -46,6 +47,41 @@ describe('reads of created pets within the consistency window (policy §2, consi
     expect(result.found).toBe(false)
     expect(starts.every((start) => start <= 1_000)).toBe(true)
     expect(log.missing).toEqual(['GET /pets/1'])
+  })
+
+  test('the window of a created pet opens with its 201: a first read the run could send only later closes it there', async () => {
+    // The 201 came at 0 on this clock; the first read goes out at 3,000 (queued behind other requests); the pet shows at 6,000.
+    const reading = (since: number | undefined) => {
+      let clock = 3_000
+      const starts: number[] = []
+      const read = async () => {
+        starts.push(clock)
+        return { id: starts.length, response: { status: clock >= 6_000 ? 200 : 404 } } as unknown as OperationExchange
+      }
+      const sleep = async (ms: number) => {
+        clock += ms
+      }
+      const found = (exchange: OperationExchange) => exchange.response?.status === 200
+      const options = { windowMs: 5_000, what: 'GET /pets/1', read, found, log: new LagLog(), sleep, now: () => clock }
+      return { result: readWithinWindow(since === undefined ? options : { ...options, since }), starts }
+    }
+    const fromThe201 = reading(0)
+    expect(await fromThe201.result).toMatchObject({ found: false, waitedMs: 5_000 })
+    expect(Math.max(...fromThe201.starts)).toBe(5_000)
+    // Counted from the first read instead, the window would have run to 8,000 and passed a pet that showed a second late.
+    expect(await reading(undefined).result).toMatchObject({ found: true })
+  })
+
+  test('a first read sent after the window of its 201 closed is read once, and a miss is a miss', async () => {
+    let clock = 7_000
+    const target = readsFinding(2)
+    const log = new LagLog()
+    const sleep = async (ms: number) => {
+      clock += ms
+    }
+    const read = await readWithinWindow({ windowMs: 5_000, what: 'GET /pets/2', read: target.read, found: target.found, log, sleep, since: 0, now: () => clock })
+    expect(read).toMatchObject({ found: false, reads: 1 })
+    expect(log.missing).toEqual(['GET /pets/2'])
   })
 
   test('a pet already there is read once, with no wait and no lag recorded', async () => {
@@ -176,5 +212,30 @@ describe('createPet/read-your-writes-lag says what the reads of created pets saw
       '3 of 4 reads of created pets found the pet at once, none after waiting (window 5000 ms)',
       'still missing when the window closed: GET /pets/4',
     ])
+  })
+})
+
+describe('a pet the run created is read within the window of its 201, whichever check reads it', () => {
+  test('a GET answered 404 long after the 201 is read once more at most, not for a window of its own', async () => {
+    let clock = 0
+    const sleep = async (ms: number) => {
+      clock += ms
+    }
+    const log = new LagLog()
+    const known = new KnownPets({ windowMs: 5_000, log, sleep, now: () => clock })
+    const created = { operation: 'createPet', response: { status: 201, headers: {}, body: '{"id":41,"name":"a"}' } } as unknown as OperationExchange
+    known.saw(created)
+    // The pet shows from 8,000 on; the run's first read of it goes out at 7,000, past the window of its 201.
+    clock = 7_000
+    let reads = 0
+    const again = async () => {
+      reads += 1
+      return { operation: 'getPet', response: { status: clock >= 8_000 ? 200 : 404, headers: {}, body: '' } } as unknown as OperationExchange
+    }
+    const first = { operation: 'getPet', durationMs: 0, response: { status: 404, headers: {}, body: '' } } as unknown as OperationExchange
+    const settled = await known.settle(41n, first, again)
+    expect(settled.response?.status).toBe(404)
+    expect(reads).toBe(0)
+    expect(log.missing).toEqual(['GET /pets/41'])
   })
 })

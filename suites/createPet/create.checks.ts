@@ -112,7 +112,7 @@ describe('createPet: a valid NewPet', () => {
     // could not decide, so such a read ends the wait (and is no evidence of a lagging store).
     // An answer that is no list (a 5xx, a 4xx) is no lag either: the rule that names its status judges it, and the wait ends.
     const decided = (exchange: OperationExchange) => exchange.response?.status !== 200 || listed(exchange) || listedPets(exchange).length >= 100
-    const read = await check.eventually(`status=${status}&limit=100 listing pet ${id}`, (api) => api.listPets({ status, limit: 100 }), decided)
+    const read = await check.eventually(`status=${status}&limit=100 listing pet ${id}`, (api) => api.listPets({ status, limit: 100 }), decided, check.api, { pets: [id] })
     const { exchange } = read
     check.expect.answeredWith(exchange, 200, `GET /pets?status=${status}&limit=100`, 'listPets/status-filter-matches')
     const pets = check.expect.petArray(exchange)

@@ -47,6 +47,8 @@ export function readBack(check: Check, id: bigint): Promise<EventualRead> {
     `GET /pets/${id}`,
     (api) => api.getPet(id),
     (exchange) => exchange.response?.status === 200,
+    check.api,
+    { pets: [id] },
   )
 }
 

@@ -91,6 +91,7 @@ async function createAndRead(check: Check, api: PetstoreApi, sent: ReadonlyArray
         (reader) => reader.getPet(pet.id as bigint),
         (exchange) => exchange.response?.status === 200,
         api,
+        { pets: [pet.id as bigint] },
       ),
     ),
   )
@@ -102,6 +103,7 @@ async function createAndRead(check: Check, api: PetstoreApi, sent: ReadonlyArray
       return exchange.response?.status !== 200 || listed.length >= 100 || created.every((pet) => listed.some((item) => item.id === pet.id))
     },
     api,
+    { pets: created.map((pet) => pet.id as bigint) },
   )
   created.forEach((pet, index) => {
     pet.read = reads[index] as EventualRead
@@ -290,6 +292,8 @@ describe('createPet: the edges real services get wrong', () => {
       `GET /pets/${id}`,
       (reader) => reader.getPet(id as bigint),
       (exchange) => exchange.response?.status === 200,
+      check.api,
+      { pets: [id as bigint] },
     )
     check.expect.status(read.exchange, 200, `GET /pets/${id} of the pet created with a body of ${bytes} bytes`)
     const shown = check.expect.petObject(read.exchange)

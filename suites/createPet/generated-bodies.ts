@@ -250,6 +250,7 @@ export function causeOfCreate(check: Check, body: string | undefined, requiremen
         (reader) => reader.getPet(id),
         (exchange) => exchange.response?.status === 200,
         api,
+        { pets: [id] },
       )
     const evaluate = (candidate: ValidNewPet) => evaluateValid(api, candidate, checkGet ? readBack : undefined)
     const alone = await evaluate(pet)
@@ -277,6 +278,7 @@ export function validBodyProperties(check: Check): Promise<Array<NamedProperty<V
         (reader) => reader.getPet(id),
         (exchange) => exchange.response?.status === 200,
         api,
+        { pets: [id] },
       )
     const arbitrary = validNewPetArbitrary({ categoryIds: check.context.categoryIds })
     const cases = new LiveProperty<ValidNewPet, ValidBodyRequirement, CaseOutcome<ValidBodyRequirement>>({

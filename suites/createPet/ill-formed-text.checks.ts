@@ -51,6 +51,8 @@ describe('createPet: a name that is not well-formed Unicode', () => {
       `GET /pets/${id}`,
       (api) => api.getPet(id as bigint),
       (exchange) => exchange.response?.status !== 404,
+      check.api,
+      { pets: [id as bigint] },
     )
     check.expect.status(read.exchange, 200, `GET /pets/${id}, a pet stored with ${spelling.label},`)
     const shown = responseObject(read.exchange)?.name

@@ -88,6 +88,8 @@ describe('createPet: the same body sent twice', () => {
       `GET /pets?status=pending&limit=100 showing pets ${first} and ${second}`,
       (api) => api.listPets({ status: 'pending', limit: 100 }),
       (exchange) => exchange.response?.status !== 200 || listedPets(exchange).length >= 100 || ids.every((id) => listedPets(exchange).some((pet) => pet.id === id)),
+      check.api,
+      { pets: [first, second] },
     )
     check.expect.status(list.exchange, 200, 'GET /pets?status=pending&limit=100')
     const listed = listedPets(list.exchange)

@@ -70,12 +70,16 @@ export async function followAcceptedCreate(check: Check, create: EditedCreate, l
       `GET /pets/${id}`,
       (api) => api.getPet(id),
       (exchange) => exchange.response?.status === 200,
+      check.api,
+      { pets: [id] },
     ),
     isPetStatus(status)
       ? check.eventually(
           `GET /pets?status=${status}&limit=100 showing pet ${id}`,
           () => lists.read(status, answeredAt),
           (exchange) => exchange.response?.status !== 200 || listedPets(exchange).length >= 100 || listedPets(exchange).some((pet) => pet.id === id),
+          check.api,
+          { pets: [id] },
         )
       : undefined,
   ])

@@ -23,7 +23,14 @@ export interface TargetOptions {
    * Read until `found` holds or the consistency window closes (policy §2), as every read of a created pet is;
    * `ofCreatedPet` false for a read of pets the sequence did not create, which the lag report leaves out.
    */
-  eventually: (what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean, ofCreatedPet: boolean) => Promise<EventualRead>
+  /** A read within the consistency window; the window of a pet this run created opens with its 201 (`pets`: the pets read). */
+  eventually: (
+    what: string,
+    read: () => Promise<OperationExchange>,
+    found: (exchange: OperationExchange) => boolean,
+    ofCreatedPet: boolean,
+    pets: readonly bigint[],
+  ) => Promise<EventualRead>
   /** False from getPet's removal date: the sequences then send no GET /pets/{id}. */
   getPetInService: boolean
   /** False where the run's valid list (the survey's GET /pets?limit=100) was refused: a refusal of a list then shows nothing. */
@@ -68,8 +75,14 @@ export class SequenceTarget {
   }
 
   /** Read until `found` holds or the consistency window closes; `ofCreatedPet` says whether the pets read are the sequence's own. */
-  eventually(what: string, read: () => Promise<OperationExchange>, found: (exchange: OperationExchange) => boolean, ofCreatedPet: boolean): Promise<EventualRead> {
-    return this.options.eventually(what, read, found, ofCreatedPet)
+  eventually(
+    what: string,
+    read: () => Promise<OperationExchange>,
+    found: (exchange: OperationExchange) => boolean,
+    ofCreatedPet: boolean,
+    pets: readonly bigint[],
+  ): Promise<EventualRead> {
+    return this.options.eventually(what, read, found, ofCreatedPet, pets)
   }
 
   /**
@@ -169,6 +182,7 @@ export class SequenceTarget {
       },
       () => agree(),
       known.created !== undefined,
+      [known.id],
     )
     if (agree()) {
       this.decide('views/one-pet-reads-the-same')
@@ -217,6 +231,7 @@ export class SequenceTarget {
         return ids === undefined || missing.every((pet) => ids.has(pet.id))
       },
       missing.every((pet) => pet.created !== undefined),
+      missing.map((pet) => pet.id),
     )
     const ids = idsIn(read.exchange)
     // The list is no longer complete (or no longer a list): it shows nothing either way.

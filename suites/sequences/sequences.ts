@@ -56,7 +56,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
         const target = new SequenceTarget({
           namePrefix: `${check.petName(`seq${runs}`)} `,
           api: (record) => api.recording(record),
-          eventually: (what, read, found, ofCreatedPet) => check.eventually(what, () => read(), found, api, { ofCreatedPet }),
+          eventually: (what, read, found, ofCreatedPet, pets) => check.eventually(what, () => read(), found, api, { ofCreatedPet, pets }),
           getPetInService: !getPetRemoved(check),
           validListsServed: !isRefusal(survey.limit100),
           requestCap: requestCapOf(context.sequenceLength),

@@ -43,6 +43,8 @@ describe('views: a status the service fills in', () => {
       `GET /pets?status=${shown}&limit=100 showing pet ${id}`,
       (api) => api.listPets({ status: shown, limit: 100 }),
       (exchange) => exchange.response?.status !== 200 || listedPets(exchange).length >= 100 || listedPets(exchange).some((pet) => pet.id === id),
+      check.api,
+      { pets: [id] },
     )
     check.expect.status(list.exchange, 200, `GET /pets?status=${shown}&limit=100`)
     const listed = listedPets(list.exchange)

@@ -34,6 +34,7 @@ export async function readKnownPet(model: StoreModel, target: SequenceTarget, id
     () => target.api.getPet(id),
     (exchange) => petWithId(exchange, id) !== undefined,
     known.created !== undefined,
+    [id],
   )
   target.decide(requirement)
   const pet = petWithId(read.exchange, id)
