@@ -10,7 +10,7 @@ import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
 import { type KeyState, keyInValue, keyOfWire, readWire, type WireReading } from '../http/wire-reading.js'
-import { integerReading } from '../neighbourhood/operation-judgements.js'
+import { listJudgement } from '../neighbourhood/operation-judgements.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -94,18 +94,16 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
   return []
 }
 
-/** The limits a list request asked for: the values of its limit parameters that are decimal integers from 1 to 100, when all are. */
+/**
+ * The most pets a list request may get: the largest of its limits when each is a decimal integer from 1 to 100, 20
+ * without one; none when a limit is invalid (the out-of-range row allows a page of up to 100). Read from the query as
+ * sent, octet for octet, as the edit oracle reads it: a URL parser drops a tab or a line feed anywhere, and would read
+ * `?\tlimit=7`, which a server reads as a parameter of another name (so the default page), as `limit=7`.
+ */
 function askedLimit(url: string): bigint | undefined {
-  let values: string[]
-  try {
-    values = new URL(url).searchParams.getAll('limit')
-  } catch {
-    return undefined
-  }
-  if (values.length === 0) return 20n
-  const readings = values.map((value) => integerReading(value))
-  if (!readings.every((reading) => reading?.kind === 'decimal' && reading.value >= 1n && reading.value <= 100n)) return undefined
-  return readings.reduce((largest, reading) => (reading && reading.value > largest ? reading.value : largest), 0n)
+  const query = /^[^?#]*\?([^#]*)/.exec(url)?.[1]
+  const judgement = listJudgement(query)
+  return judgement.kind === 'list' ? judgement.limits[0] : undefined
 }
 
 /**

@@ -362,3 +362,26 @@ describe('content the request asked to be other than the whole document', () => 
     expect(flagged(exchangeOf('createPet', { prefer: 'return=minimal' }, { ...minimal, headers: silent }))).toEqual(['responses/json-content-type', 'createPet/body-schema'])
   })
 })
+
+describe('a list is held to the limit the request asked for, read from the query as sent', () => {
+  const pets = (count: number) => JSON.stringify(Array.from({ length: count }, (_, index) => ({ id: index + 1, name: `p${index}`, categoryId: 1, status: 'pending' })))
+  const listOf = (url: string, count: number): OperationExchange => ({
+    id: 1,
+    operation: 'listPets',
+    request: { method: 'GET', url, headers: { authorization: `Bearer ${KEY}` }, timeoutMs: 1000 },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: pets(count), bodyBytes: pets(count).length },
+    retries: [],
+    durationMs: 1,
+  })
+  const capped = (url: string, count: number) =>
+    incidentalResults(listOf(url, count), new Date('2026-01-01'), KEY).some((result) => !result.ok && result.requirementId === 'listPets/limit-caps-size')
+
+  test('limit=7 caps the list at 7; a tab in the parameter’s name makes it a parameter of another name, and the default page of 20 passes', () => {
+    expect(capped('http://127.0.0.1:8080/v1/pets?limit=7&status=pending', 8)).toBe(true)
+    // A URL parser drops the tab and reads limit=7; aiohttp reads a parameter named "\tlimit", and no limit.
+    for (const query of ['\tlimit=7', 'li\tmit=7', 'limit\t=7', 'li\nmit=7']) expect(capped(`http://127.0.0.1:8080/v1/pets?${query}&status=pending`, 20), query).toBe(false)
+    expect(capped('http://127.0.0.1:8080/v1/pets?\tlimit=7&status=pending', 21)).toBe(true)
+    // A tab in the value makes it no decimal integer: the out-of-range row allows any valid page of up to 100.
+    for (const query of ['limit=\t7', 'limit=7\t']) expect(capped(`http://127.0.0.1:8080/v1/pets?${query}&status=pending`, 20), query).toBe(false)
+  })
+})
