@@ -1,7 +1,8 @@
 /**
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
- * digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal integer in one reading
+ * infinities and NaN (what a parser that reads a double first overflows on), digits of other scripts, whitespace a
+ * parser may drop, leading zeros. Some are a decimal integer in one reading
  * of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
  */
 import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/spellings.js'
@@ -49,6 +50,23 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'an upper-case exponent, 5E0', spell: (digits) => `${digits}E0` },
       { label: 'an exponent with a sign, 50e-1', spell: (digits) => `${digits}0e-1` },
       { label: 'an exponent without digits, 5e', spell: (digits) => `${digits}e` },
+    ],
+  },
+  {
+    // A parser that reads the number as a double first (Python's int(float(s)), a JSON number) overflows on these: int() of an infinity raises.
+    name: 'infinite',
+    spellings: [
+      { label: 'Infinity', spell: () => 'Infinity' },
+      { label: 'inf', spell: () => 'inf' },
+      { label: 'a minus infinity, -Infinity', spell: () => '-Infinity' },
+      { label: 'an exponent past a double, 5e999', spell: (digits) => `${digits}e999` },
+    ],
+  },
+  {
+    name: 'not a number',
+    spellings: [
+      { label: 'NaN', spell: () => 'NaN' },
+      { label: 'nan', spell: () => 'nan' },
     ],
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },

@@ -94,6 +94,20 @@ export const editFaults: Variant[] = [
     },
   },
   {
+    name: 'limit-read-through-a-double',
+    description: "the limit is read as Python's int(float(text)): an infinite one (inf, Infinity, 5e999) raises, and the answer is a 500 (notation)",
+    catches: ['responses/no-server-error'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const limit = request.query.get('limit')
+      if (!isListPets(request) || limit === null) return reference(request)
+      // float() takes 'inf', 'infinity' in any case and a sign; an exponent past a double is an infinity too.
+      const text = limit.trim().toLowerCase()
+      const infinite = /^[+-]?(inf|infinity)$/.test(text) || Math.abs(Number(text)) === Number.POSITIVE_INFINITY
+      return infinite ? errorResponse(500, 'internal', 'OverflowError: cannot convert float infinity to integer') : reference(request)
+    },
+  },
+  {
     name: 'forwarded-for-loopback-trusted',
     description: 'a request that says it comes from 127.0.0.1 (X-Forwarded-For, X-Real-IP) is taken as internal and served without a key (add a field)',
     catches: ['auth/no-access-without-key'],
