@@ -22,6 +22,19 @@ const INVALID_PET_IDS = [
 /** Ids at the edges of int64 and their neighbours (policy §2): where parsing, signs and overflow go wrong. */
 const EDGE_IDS = [0n, 1n, -1n, INT64_MIN, INT64_MIN + 1n, INT64_MAX, INT64_MAX - 1n]
 
+/**
+ * The ids next to the largest and the smallest id of the pets the run knows, within int64, that no known pet holds:
+ * where a service that looks ids up through a double (exact above 2^53 only in steps) answers with a neighbour.
+ */
+function idsNextToKnownOnes(known: ReadonlySet<bigint>): bigint[] {
+  const ids = [...known]
+  if (ids.length === 0) return []
+  const largest = ids.reduce((a, b) => (b > a ? b : a))
+  const smallest = ids.reduce((a, b) => (b < a ? b : a))
+  const next = [largest + 1n, largest - 1n, smallest + 1n, smallest - 1n].filter((id) => id >= INT64_MIN && id <= INT64_MAX && !known.has(id))
+  return [...new Set(next)]
+}
+
 /** GET /pets/{id} of up to three pets the survey saw, each sent once per run. */
 async function getKnownPets(check: Check) {
   const survey = await check.survey()
@@ -40,6 +53,28 @@ function expectPetWithId(check: Check, exchange: OperationExchange, id: bigint, 
 describe('getPet: one pet by id', () => {
   test('[getPet/returns-pet] GET /pets/{id} of pets the list shows is answered 200 with that pet', async ({ check }) => {
     for (const { id, exchange } of await getKnownPets(check)) expectPetWithId(check, exchange, id, `GET /pets/${id}`)
+  })
+
+  test('[getPet/returns-pet] GET /pets/{id} of an id next to the largest or smallest known id shows that very pet, or no pet', async ({ check }) => {
+    const survey = await check.survey()
+    const known = new Set([...survey.pets.keys(), ...check.knownPets.createdIds()])
+    const ids = idsNextToKnownOnes(known)
+    check.require(ids.length > 0, 'the run knows no pet, so no id next to one')
+    for (const id of ids) {
+      const exchange = await check.shared(`get:${id}`, (api) => api.getPet(id))
+      const status = exchange.response?.status ?? 0
+      // A 2xx must be the pet asked for; any other answer shows no pet here (the rules of every answer judge its status and body).
+      const pet = status >= 200 && status < 300 ? check.expect.petObject(exchange) : undefined
+      check.expect.that(
+        pet === undefined || integerField(pet.id) === id,
+        `GET /pets/${id}, an id next to a pet's, was answered ${status} with the pet with id ${stringifyJson(pet?.id)}`,
+        {
+          exchange,
+          expected: `the pet with id ${id}, or 404 with an Error body`,
+          actual: stringifyJson(pet?.id),
+        },
+      )
+    }
   })
 
   test('[getPet/body-schema] GET /pets/{id} of pets the list shows is a valid Pet', async ({ check }) => {

@@ -80,6 +80,18 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'getPet-neighbour-ids-reach-a-pet',
+    description:
+      'GET /pets/{petId} parses the id as a double; the store assigns ids 4,096 apart from 2^62, each exact in a double, so every stored pet is found, and the ids next to it read as it',
+    catches: ['getPet/returns-pet'],
+    store: () => new PetStore(2n ** 62n, 4_096n),
+    wrap: (reference) => async (request) => {
+      if (!isGetPet(request)) return reference(request)
+      const id = petIdOf(request.path)
+      return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
+    },
+  },
+  {
     name: 'unknown-id-200-empty',
     description: 'GET /pets/{petId} of an unknown id answers 200 with {}',
     catches: ['getPet/unknown-id-404'],
