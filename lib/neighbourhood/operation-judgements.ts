@@ -26,7 +26,7 @@ export type Judgement = { why: string; source: RuleSourceId } & (
   | { kind: 'no access'; requirementId: RequirementId }
   | { kind: 'pet'; id: bigint }
   | { kind: 'lenient pet'; value: bigint }
-  | { kind: 'list'; limits: readonly bigint[]; status?: string; invalidLimit?: string; invalidStatus?: boolean }
+  | { kind: 'list'; limits: readonly bigint[]; status?: string; invalidLimit?: string }
   | { kind: 'created'; pet: SentPet; requirementId: RequirementId }
   /** 201 with a pet, or one of `statuses` with an Error body: which, the policy leaves open (a media type, a content coding, text that is not Unicode). */
   | { kind: 'created or refused'; statuses: readonly number[]; requirementId: RequirementId }
@@ -116,7 +116,6 @@ export function listJudgement(query: string | undefined): Judgement {
     limits: limits.length === 0 ? [20n] : valid.length === limits.length ? [largestOf(valid)] : [],
     ...(status ? { status } : {}),
     ...(invalidLimit !== undefined ? { invalidLimit } : {}),
-    ...(statuses.length === 1 && !status ? { invalidStatus: true } : {}),
     why: `GET /pets with limit ${limits.length ? limits.map((limit) => JSON.stringify(limit)).join(' and ') : 'absent'} and status ${statuses.length ? statuses.map((value) => JSON.stringify(value)).join(' and ') : 'absent'}`,
   }
 }
