@@ -1,8 +1,8 @@
 /**
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
- * infinities and NaN (what a parser that reads a double first overflows on), digits of other scripts, whitespace a
- * parser may drop, leading zeros. Some are a decimal integer in one reading
+ * infinities and NaN (what a parser that reads a double first overflows on), a format suffix (`5.json`, which
+ * routers read as a format), digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal integer in one reading
  * of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
  */
 import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/spellings.js'
@@ -68,6 +68,11 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'NaN', spell: () => 'NaN' },
       { label: 'nan', spell: () => 'nan' },
     ],
+  },
+  {
+    // Routers that read a format from a suffix (Mojolicious, Rails, Django REST framework) take `30.json` as id 30.
+    name: 'a format suffix',
+    spellings: ['json', 'xml', 'html', 'txt'].map((format) => ({ label: `a format suffix, 5.${format}`, spell: (digits: string) => `${digits}.${format}` })),
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
   { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },

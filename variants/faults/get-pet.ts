@@ -92,6 +92,16 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'getPet-format-suffix-read',
+    description: 'the router reads a format from a suffix of the id, as Mojolicious and Rails do: GET /pets/1.json answers pet 1 (notation)',
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const suffixed = isGetPet(request) ? /^(\d+)\.(json|xml|html|txt)$/.exec(petIdOf(request.path)) : null
+      return reference(suffixed ? { ...request, path: `/pets/${suffixed[1]}` } : request)
+    },
+  },
+  {
     name: 'unknown-id-200-empty',
     description: 'GET /pets/{petId} of an unknown id answers 200 with {}',
     catches: ['getPet/unknown-id-404'],
