@@ -87,7 +87,7 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
   if (!response || keyOf(exchange, apiKey) !== 'none') return []
   const status = response.status
   const pets = petDataIn(exchange)
-  // OPTIONS and a CORS preflight: a 2xx without pet data warns (the edit's judgement: auth/options-without-key).
+  // OPTIONS without the key: a 2xx without pet data is charged by the edit's judgement (auth/options-without-key, MUST), not twice.
   if (status >= 200 && status < 300 && pets === 0 && exchange.request.method === 'OPTIONS') return []
   if (status >= 200 && status < 300) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} to a request without a valid Bearer key` }]
   if (pets > 0) return [{ requirementId: 'auth/no-access-without-key', ok: false, message: `answered ${status} with pet data (${pets}) to a request without a valid Bearer key` }]

@@ -224,11 +224,11 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
         },
       }
     }
-    // OPTIONS asks for a path's options, and a CORS preflight comes without credentials: a 2xx to it without pet data warns (pet data fails every exchange's rule).
+    // OPTIONS without the key: no 2xx, as for every request (policy §2b), charged to its own requirement so the report names the method.
     if (request.method === 'OPTIONS' && !request.invalid)
       return {
         ...base,
-        judgement: { kind: 'no access', requirementId: 'auth/options-without-key', source: 'OPTIONS without the key', why: 'OPTIONS without a valid key: refused, or no pet data' },
+        judgement: { kind: 'no access', requirementId: 'auth/options-without-key', source: 'OPTIONS without the key', why: 'OPTIONS without a valid key: no 2xx and no pet data' },
       }
     return {
       ...base,

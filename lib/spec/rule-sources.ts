@@ -45,9 +45,8 @@ export const RULE_SOURCES = {
     level: 'SHOULD',
   },
   'OPTIONS without the key': {
-    cites:
-      'policy §2b (no 2xx without a valid key) read with RFC 9110 §9.3.7 and the Fetch standard (a CORS preflight carries no credentials and needs an ok status): a 2xx without pet data warns; docs/decisions.md proposes the row',
-    level: 'SHOULD',
+    cites: 'policy §2b (no 2xx and no pet data without a valid Bearer key, whatever else the request carries); row "the key in other places" (no request gets a 2xx)',
+    level: 'MUST',
   },
   'auth precedence': { cites: 'policy §2 (auth precedence: 401 comes before every other answer); spec Authentication 3', level: 'MUST' },
   'the pet the id names': { cites: 'spec getPet; policy §2b (no edit reaches a pet other than the one the plain request names)', level: 'MUST' },

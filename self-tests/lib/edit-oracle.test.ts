@@ -110,10 +110,10 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     expect(levelOf(without.judgement)).toBe('MUST')
   })
 
-  test('OPTIONS without the key: no access at SHOULD (a CORS preflight carries no credentials); another method: the invariants', () => {
+  test('OPTIONS without the key: no access at MUST (the policy holds every request to it, a CORS preflight included); another method: the invariants', () => {
     const options = judge(LIST, head('OPTIONS /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json'))
     expect(options.judgement).toMatchObject({ kind: 'no access', requirementId: 'auth/options-without-key' })
-    expect(levelOf(options.judgement)).toBe('SHOULD')
+    expect(levelOf(options.judgement)).toBe('MUST')
     const propfind = judge(GET, head('PROPFIND /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH))
     expect(propfind).toMatchObject({ otherMethod: true, judgement: { kind: 'invariants' } })
   })

@@ -161,11 +161,6 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
     operators: ['head-refused-405'],
   },
   {
-    row: 'OPTIONS without the key (proposed, docs/decisions.md)',
-    grants: 'a 2xx without pet data to OPTIONS (a CORS preflight) warns, never fails',
-    operators: ['options-answered-before-auth'],
-  },
-  {
     row: 'message forms (proposed, docs/decisions.md)',
     grants: 'SHOULD: HTTP/1.0, absolute-form, chunked and 100-continue answered as the plain forms; a refusal in the HTTP layer’s words warns',
     operators: ['chunked-requests-refused-411', 'absolute-form-routed-as-written'],

@@ -196,27 +196,6 @@ export const routingAllowances: Allowance[] = [
           : inner(request),
   },
   {
-    id: 'options-answered-before-auth',
-    does: 'OPTIONS is answered 204 with Allow and CORS headers before auth runs, with or without a key (CORS middleware in front of the routes)',
-    source: { rfc: 'RFC 9110 §9.3.7' },
-    allowedBy: 'a CORS preflight carries no credentials and needs a 2xx (Fetch); a 2xx to OPTIONS without pet data warns on auth/options-without-key (docs/decisions.md)',
-    layer: 'router',
-    warns: ['auth/options-without-key'],
-    wrap: (inner) => async (request) =>
-      request.method === 'OPTIONS'
-        ? {
-            status: 204,
-            headers: {
-              allow: isRoute(request) ? methodsOf(request).join(', ') : 'GET, HEAD, POST',
-              'access-control-allow-origin': '*',
-              'access-control-allow-methods': 'GET, HEAD, POST',
-              'access-control-allow-headers': 'authorization, content-type',
-            },
-            body: '',
-          }
-        : inner(request),
-  },
-  {
     id: 'unknown-methods-refused-by-the-http-layer',
     does: "a method token the HTTP parser does not know (FETCH, XGET, MKREDIRECTREF) is answered 400 with no body and the connection closed, before any handler runs (Node's llhttp)",
     source: { rfc: 'RFC 9110 §9.1' },

@@ -131,6 +131,25 @@ export const httpPartFaults: Variant[] = [
         : reference(request),
   },
   {
+    name: 'options-preflight-204-before-auth',
+    description: 'CORS middleware in front of the routes answers OPTIONS 204 with Allow and CORS headers before auth runs, without a key too (other-method)',
+    catches: ['auth/options-without-key'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) =>
+      request.method === 'OPTIONS'
+        ? {
+            status: 204,
+            headers: {
+              allow: 'GET, HEAD, POST',
+              'access-control-allow-origin': '*',
+              'access-control-allow-methods': 'GET, HEAD, POST',
+              'access-control-allow-headers': 'authorization',
+            },
+            body: '',
+          }
+        : reference(request),
+  },
+  {
     name: 'other-methods-405-in-plain-text',
     description: 'the router answers a method a route does not have (PROPFIND, PUT, …) 405 with a plain-text body, where its other errors are Error JSON (other-method)',
     catches: ['errors/body-schema'],
