@@ -2,8 +2,8 @@
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
  * infinities and NaN (what a parser that reads a double first overflows on), a format suffix (`5.json`, which
- * routers read as a format), digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal integer in one reading
- * of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
+ * routers read as a format), digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal
+ * integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
  */
 import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/spellings.js'
 
