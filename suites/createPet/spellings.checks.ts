@@ -3,7 +3,8 @@
  * application/json with parameters or in another case, the same JSON document spelled otherwise, an integer
  * categoryId spelled with a fraction or an exponent. Each means what the plain create means, so each must be
  * answered as the plain one is (201, and the pet as sent, its id aside). And a valid NewPet labelled with another
- * media type, or none: 415 or 400 with an Error body, or 201 (which one is recorded); never a 5xx.
+ * media type, or none: 415 or 400 with an Error body, or 201 (which one is recorded); never a 5xx. A NewPet written in
+ * another media type's own encoding (a form, a multipart body, XML) is no JSON NewPet: 415 or 400, nothing created.
  */
 import type { Check } from '../../lib/checks/check.js'
 import { petDifferences } from '../../lib/checks/differences.js'
@@ -13,6 +14,7 @@ import { responseObject } from '../../lib/http/response-json.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireServesValid } from '../fixtures.js'
+import { refusedPetSearches } from './refused-pet-search.js'
 
 /** A NewPet of this run as plain JSON text, and the fields it means. */
 function plainNewPet(check: Check, label: string): { text: string; fields: { name: string; categoryId: bigint; status: string } } {
@@ -82,4 +84,74 @@ describe('createPet: a body labelled with another media type', () => {
     check.observe(`${spelling.label}: answered ${response.status}`)
     if (response.status !== 201) await requireServesValid(check, 'createPet')
   })
+})
+
+/** The fields a NewPet written in another encoding carries: a name of this run's to find it by, should it be stored. */
+interface EncodedPet {
+  name: string
+  categoryId: bigint
+}
+
+const MULTIPART_BOUNDARY = 'petstore-conformance-boundary'
+
+/**
+ * A NewPet written in another media type's own encoding (policy §2, request media types: a form, a multipart body,
+ * XML), each with the label it comes with; and a form that asks for another method besides (`_method=GET`, which
+ * Rack's MethodOverride and Laravel read in a POST form), a way a framework turns it into something else.
+ */
+const OWN_ENCODINGS: ReadonlyArray<{ label: string; contentType: string; write: (pet: EncodedPet) => string }> = [
+  {
+    label: 'a form',
+    contentType: 'application/x-www-form-urlencoded',
+    write: (pet) => `name=${encodeURIComponent(pet.name)}&categoryId=${pet.categoryId}&status=pending`,
+  },
+  {
+    label: 'a form that also asks for GET (_method=GET)',
+    contentType: 'application/x-www-form-urlencoded',
+    write: (pet) => `_method=GET&name=${encodeURIComponent(pet.name)}&categoryId=${pet.categoryId}&status=pending`,
+  },
+  {
+    label: 'a multipart form',
+    contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
+    write: (pet) =>
+      [
+        ...Object.entries({ name: pet.name, categoryId: String(pet.categoryId), status: 'pending' }).flatMap(([field, value]) => [
+          `--${MULTIPART_BOUNDARY}`,
+          `Content-Disposition: form-data; name="${field}"`,
+          '',
+          value,
+        ]),
+        `--${MULTIPART_BOUNDARY}--`,
+        '',
+      ].join('\r\n'),
+  },
+  {
+    label: 'XML',
+    contentType: 'application/xml',
+    write: (pet) => `<?xml version="1.0" encoding="UTF-8"?><NewPet><name>${pet.name}</name><categoryId>${pet.categoryId}</categoryId><status>pending</status></NewPet>`,
+  },
+]
+
+describe('createPet: a NewPet written in another media type’s own encoding', () => {
+  test.for(OWN_ENCODINGS)(
+    '[createPet/request-media-types] a NewPet written as $label is no JSON NewPet: 415 or 400 with an Error body, and nothing created',
+    async (encoding, { check }) => {
+      check.requireWrites()
+      const index = OWN_ENCODINGS.indexOf(encoding)
+      const pet = { name: check.petName(`own-encoding-${index}`), categoryId: 7_780_000_000_000n + BigInt(check.context.seed) * 10n + BigInt(index) }
+      const exchange = await check.api.createPet({ raw: encoding.write(pet) }, undefined, encoding.contentType)
+      const what = `POST /pets with a NewPet written as ${encoding.label} (${encoding.contentType})`
+      const response = check.expect.status(exchange, [400, 415], what)
+      check.expect.errorAnswer(exchange, response.status, what)
+      const search = await (await refusedPetSearches(check)).search(pet, 'name', 'pending')
+      check.adopt(search.exchanges)
+      check.expect.that(search.found === undefined, `${what} was refused but pet ${search.found?.pet.id} was stored from it`, {
+        ...(search.found ? { exchange: search.found.exchange } : {}),
+        expected: 'no pet with the refused body’s name',
+        actual: `pet ${search.found?.pet.id}`,
+      })
+      check.require(search.decided, 'the list that would show the pet holds 100 pets or more, so it may be incomplete')
+      await requireServesValid(check, 'createPet')
+    },
+  )
 })

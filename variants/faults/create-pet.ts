@@ -13,6 +13,27 @@ import { createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJs
 
 export const createPetFaults: Variant[] = [
   {
+    name: 'form-bodies-read-as-new-pets',
+    description: 'a form body (application/x-www-form-urlencoded) is read as a NewPet, as an Express app with both body parsers does: name=a&categoryId=1 creates a pet',
+    catches: ['createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request) || !(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reference(request)
+      const form = new URLSearchParams(request.body)
+      const pet = { name: form.get('name'), categoryId: new JsonNumber(form.get('categoryId') ?? ''), ...(form.has('status') ? { status: form.get('status') } : {}) }
+      return reference({ ...request, headers: { ...request.headers, 'content-type': 'application/json' }, body: stringifyJson(pet) })
+    },
+  },
+  {
+    name: 'form-method-override',
+    description: "a POST form's _method field is read as the request's method, as Rack's MethodOverride does: POST /pets with _method=GET lists the pets",
+    catches: ['createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request) || !(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return reference(request)
+      const method = new URLSearchParams(request.body).get('_method')
+      return method ? reference({ ...request, method: method.toUpperCase(), body: '' }) : reference(request)
+    },
+  },
+  {
     name: 'identical-bodies-one-pet',
     description: 'a create whose body is byte for byte one created before is answered 201 with that pet (a cache keyed by the body): two creates, one id',
     catches: ['createPet/ids-unique'],
