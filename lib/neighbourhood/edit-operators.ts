@@ -213,6 +213,23 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       )
     },
   },
+  {
+    id: 'bracket-name',
+    title: 'write a query parameter’s name in the array and map forms PHP, Rack and qs parse (limit[]=7, limit[0]=7, limit[x]=7)',
+    edits: (part) => part.kind === 'query name',
+    classes: (model, part, text) =>
+      (['array form', 'indexed form', 'map form'] as const).map((name, index) =>
+        lazyClass(name, [`${text}${['[]', '[0]', '[x]'][index]}`], (bracketed) =>
+          edit(
+            'bracket-name',
+            part,
+            name,
+            `${part.label} as ${JSON.stringify(bracketed)} (${name}, which PHP, Rack and qs read as an array or a map)`,
+            writePart(model, part, bracketed),
+          ),
+        ),
+      ),
+  },
   ...HTTP_PART_OPERATORS.filter((operator) => operator.id !== 'differing-duplicate'),
   {
     id: 'add-field',

@@ -1,9 +1,8 @@
 /**
- * Every setting of a run, defined once: its name, its flag and variable, its type, its default, its help
- * text and its validation. The command's flags, the environment and `.env`, `--help`, the typed API's
- * option types, `docs/configuration.md` and `.env.example` all come from this table; adding a setting
- * touches this table and its use. A value read as text (a flag, a variable) is parsed by its setting; a
- * value handed to the typed API is checked by the same setting, never turned back into text.
+ * Every setting of a run, defined once: its name, its flag and variable, its type, its default, its help text and its
+ * validation. The command's flags, the environment and `.env`, `--help`, the typed API's option types,
+ * `docs/configuration.md` and `.env.example` all come from this table; adding a setting touches this table and its
+ * use. A value read as text is parsed by its setting; one handed to the typed API is checked by the same setting.
  *
  * What depends on several settings (a key is needed for a target; `--fail-on new` needs a baseline) or on
  * the place of the run (the working folder, CI, the clock) is decided in lib/run/config.ts.
@@ -26,6 +25,7 @@ export const EDIT_OPERATOR_IDS = [
   'percent',
   'octet',
   'notation',
+  'bracket-name',
   'other-method',
   'other-version',
   'target-form',

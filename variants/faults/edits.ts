@@ -108,6 +108,16 @@ export const editFaults: Variant[] = [
     },
   },
   {
+    name: 'bracket-params-500',
+    description: "the list reads its parameters as PHP's $_GET does: limit[]=7 is an array, and the string check on it throws, a 500 (bracket-name)",
+    catches: ['responses/no-server-error'],
+    provenByEdits: ['bracket-name'],
+    wrap: (reference) => async (request) =>
+      isListPets(request) && [...request.query.keys()].some((name) => /^(limit|status)\[[^\]]*\]$/.test(name))
+        ? errorResponse(500, 'internal', 'TypeError: preg_match(): Argument #2 ($subject) must be of type string, array given')
+        : reference(request),
+  },
+  {
     name: 'forwarded-for-loopback-trusted',
     description: 'a request that says it comes from 127.0.0.1 (X-Forwarded-For, X-Real-IP) is taken as internal and served without a key (add a field)',
     catches: ['auth/no-access-without-key'],
