@@ -209,9 +209,10 @@ export class Check {
     return this.state.neighbourhood
   }
 
-  /** The fields the client puts on every request (its User-Agent, the extra headers), and whether it can write edited requests (not through a proxy). */
-  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean; pausedMs: number } {
-    return { fields: this.state.client.ownFields, writesEditedRequests: this.state.client.writesEditedRequests, pausedMs: this.state.client.pause.pausedMs }
+  /** Of the client: the fields it puts on every request, whether it writes edited requests (not through a proxy), its pauses, the versions answers came in. */
+  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean; pausedMs: number; answeredHttpVersions: ReadonlySet<string> } {
+    const { ownFields: fields, writesEditedRequests, pause, answeredHttpVersions } = this.state.client
+    return { fields, writesEditedRequests, pausedMs: pause.pausedMs, answeredHttpVersions }
   }
 
   get stop(): AbortSignal | undefined {
@@ -266,8 +267,7 @@ export class Check {
     api: PetstoreApi = this.api,
     { ofCreatedPet = true, pets = [] }: { ofCreatedPet?: boolean; pets?: readonly bigint[] } = {},
   ): Promise<EventualRead> {
-    const since = this.knownPets.latestCreatedAt(pets)
-    const reads = { ...this.state.windowedReads, what, read: () => read(api), found, ofCreatedPet, ...(since !== undefined ? { since } : {}) }
+    const reads = { ...this.state.windowedReads, what, read: () => read(api), found, ofCreatedPet, since: this.knownPets.latestCreatedAt(pets) }
     return this.waitFor(`${what}, read until found within the consistency window`, readWithinWindow(reads))
   }
 

@@ -84,7 +84,7 @@ export interface EventualReadOptions {
    * the run could send only later (its requests queued, a rate limit's pause) still closes the window where the
    * policy puts it, not a window after that read. By default the first read's start.
    */
-  since?: number
+  since?: number | undefined
   /** The clock the window is counted on (ms): the process's monotonic one. */
   now?: () => number
 }

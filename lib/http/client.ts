@@ -347,6 +347,11 @@ export class HttpClient {
     return this.connections.writesEditedRequests
   }
 
+  /** The HTTP versions the target's answers to edited requests were written in (`1.1`, `1.0`), as their status lines say. */
+  get answeredHttpVersions(): ReadonlySet<string> {
+    return this.connections.answeredHttpVersions
+  }
+
   /** The TLS alert a https target closes the connection with (connections.ts). */
   tlsAlert(): Promise<string | undefined> {
     return this.connections.tlsAlert(this.base, Math.min(this.options.timeoutMs, 5_000))
@@ -362,21 +367,15 @@ export class HttpClient {
   }
 
   private inFlight(operation: string): Set<AbortController> {
-    let set = this.inFlightByOperation.get(operation)
-    if (!set) {
-      set = new Set()
-      this.inFlightByOperation.set(operation, set)
-    }
+    const set = this.inFlightByOperation.get(operation) ?? new Set<AbortController>()
+    this.inFlightByOperation.set(operation, set)
     return set
   }
 
   /** One request at a time for an operation whose last request timed out. */
   private suspectGate(operation: string): PQueue {
-    let gate = this.suspectGates.get(operation)
-    if (!gate) {
-      gate = new PQueue({ concurrency: 1 })
-      this.suspectGates.set(operation, gate)
-    }
+    const gate = this.suspectGates.get(operation) ?? new PQueue({ concurrency: 1 })
+    this.suspectGates.set(operation, gate)
     return gate
   }
 

@@ -70,6 +70,11 @@ export class TargetConnections {
     return !(this.settings.proxy?.httpProxy || this.settings.proxy?.httpsProxy)
   }
 
+  /** The HTTP versions the answers on the connections of edited requests were written in, as their status lines say. */
+  get answeredHttpVersions(): ReadonlySet<string> {
+    return this.wire?.heads.answeredVersions ?? new Set()
+  }
+
   /** An edited request: undici carries it with a marker, and the connection writes the registered head in its place. */
   async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal, ownConnection: boolean): Promise<Dispatcher.ResponseData> {
     if (!this.writesEditedRequests) {

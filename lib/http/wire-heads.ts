@@ -17,6 +17,12 @@ const MARKER_LINE = new RegExp(`\\r\\n${WIRE_MARKER_FIELD}: (\\d+)\\r\\n`)
 export class WireHeads {
   private next = 1
   private readonly heads = new Map<string, string>()
+  private readonly versions = new Set<string>()
+
+  /** The HTTP versions the first answer on each connection was written in (`1.1`, `1.0`), as its status line says. */
+  get answeredVersions(): ReadonlySet<string> {
+    return this.versions
+  }
 
   /** Registers a head (octets, one per character) and gives the marker's value that stands for it. */
   register(head: string): string {
@@ -42,6 +48,7 @@ export class WireHeads {
   }
 
   private rewriteHeads(socket: Socket): void {
+    this.noteVersion(socket)
     const interim = new InterimContinue(socket)
     const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean
     // undici writes a request's head as one latin1 string (its body, if any, follows as its own chunk).
@@ -59,7 +66,25 @@ export class WireHeads {
       return write(chunk, ...rest)
     }) as Socket['write']
   }
+
+  /** Notes the version the connection's first answer is written in (a server answers in one version; RFC 9112 §2.5). */
+  private noteVersion(socket: Socket): void {
+    const read = socket.read.bind(socket)
+    let noted = false
+    socket.read = ((size?: number) => {
+      const chunk = read(size) as Buffer | null
+      if (!noted && chunk !== null && chunk.length >= 9) {
+        noted = true
+        const version = STATUS_LINE_VERSION.exec(chunk.toString('latin1', 0, 12))?.[1]
+        if (version !== undefined) this.versions.add(version)
+      }
+      return chunk
+    }) as Socket['read']
+  }
 }
+
+/** What a connection's first octets say of the HTTP version its answers are written in: `HTTP/1.0 200 OK` is 1.0. */
+const STATUS_LINE_VERSION = /^HTTP\/(\d\.\d) /
 
 const EXPECTS_CONTINUE = /\r\nexpect:[ \t]*100-continue[ \t]*\r\n/i
 

@@ -56,6 +56,8 @@ export interface OracleContext {
   apiKey: string
   /** The base URL's own segments (`v1`). */
   baseSegments: readonly string[]
+  /** The target's answers are written in HTTP/1.0 only, as their status lines say. */
+  answersInHttp10?: boolean
 }
 
 const MEANINGLESS = new Set(FIELD_DICTIONARY.filter((field) => field.meaning === 'no meaning').map((field) => field.name.toLowerCase()))
@@ -237,6 +239,11 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) return { ...base, judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` } }
+  // A client must not send a chunked body to a server it knows answers in HTTP/1.0 (RFC 9112 §6.1): what it answers is its own, no form it must read.
+  if (context.answersInHttp10 && request.otherForms.includes('a chunked body')) {
+    const why = 'a chunked body to a target that answers in HTTP/1.0, which a client must not send (RFC 9112 §6.1)'
+    return { ...base, otherForms: request.otherForms.filter((form) => form !== 'a chunked body'), judgement: { kind: 'invariants', source: 'message forms', why } }
+  }
   // Authorization takes one credential (RFC 9110 §11.6.2), so a field line of it twice is no list (§5.3): a service may read either line, or refuse.
   if (fieldValues(request.fields, 'authorization').length > 1) {
     return {

@@ -145,6 +145,18 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     expect(judge(CREATE, both, { plain: PET, edited: PET }).invalidMessage).toMatch(/both Transfer-Encoding and Content-Length/)
   })
 
+  test('to a target that answers in HTTP/1.0, a chunked body is one a client must not send (RFC 9112 §6.1): only the invariants judge its answer', () => {
+    const chunked = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Transfer-Encoding: chunked')
+    const toHttp10 = expectationOf({ head: CREATE, body: PET }, { head: chunked, body: PET }, edit, { ...context, answersInHttp10: true })
+    expect(toHttp10.judgement).toMatchObject({ kind: 'invariants' })
+    expect(toHttp10.otherForms).toEqual([])
+    const continues = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Expect: 100-continue')
+    expect(expectationOf({ head: CREATE, body: PET }, { head: continues, body: PET }, edit, { ...context, answersInHttp10: true }).judgement).toMatchObject({
+      kind: 'created',
+      requirementId: 'responses/message-forms',
+    })
+  })
+
   test('a parameter given twice with another value: two valid limits hold the list to the larger, an invalid one to 100 alone', () => {
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available&limit=100 HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({
       kind: 'list',

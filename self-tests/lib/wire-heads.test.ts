@@ -54,6 +54,16 @@ describe('a request written octet for octet', () => {
     expect(exchange.request).toMatchObject({ method: 'get', wire: head, headers: { accept: 'application/json, */*' } })
   })
 
+  test('the version the target answers in is read off the status line of the first answer on a connection', async () => {
+    const http10 = await rawTarget('HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]')
+    const http = client(http10.baseUrl)
+    expect(http.answeredHttpVersions.size).toBe(0)
+    const exchange = await http.send({ method: 'GET', path: '/v1/pets', wire: 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n' })
+    await http.close()
+    expect(exchange.response?.status).toBe(200)
+    expect([...http.answeredHttpVersions]).toEqual(['1.0'])
+  })
+
   test('a target that closes the connection on it gives a failure in transit, and the request is not sent again', async () => {
     const target = await rawTarget(null)
     const http = client(target.baseUrl)

@@ -211,7 +211,10 @@ export async function exploreOperation(
     const number = index + 1
     const { plain: plainWire, wire, reading, keptAlive } = editAsSent(edit, number, context.apiKey)
     const belowPets = reading.target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
-    const expectation = withoutRemovedGet(expectationOf(plainWire, reading, edit, context), getPetRemoved(check), belowPets)
+    // What the plain requests' answers said of the target's HTTP version (RFC 9112 §6.1: a chunked body only to a 1.1 server).
+    const versions = check.client.answeredHttpVersions
+    const answersInHttp10 = versions.has('1.0') && !versions.has('1.1')
+    const expectation = withoutRemovedGet(expectationOf(plainWire, reading, edit, { ...context, answersInHttp10 }), getPetRemoved(check), belowPets)
     // Past the rate limits' budget, only the cover and edits judged by a rule no edit was judged by yet are sent: every requirement the plan decides is still decided.
     const rule = ruleOf(expectation)
     if (!edit.cover && check.client.pausedMs > editsGiveWayAfterPausedMs(check.context.deadlineMs) && plan.rulesJudged.has(rule)) {
