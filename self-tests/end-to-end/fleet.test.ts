@@ -134,7 +134,13 @@ describe('a fleet file', () => {
   })
 })
 
-describe('six targets, one run or three shards and a merge', () => {
+/**
+ * Ten whole runs in child processes: 29 s on a quiet machine, over a minute beside a score and npm test's other
+ * workers. A bound on a stall, not on speed: each run's own deadline and watchdog bound the runs.
+ */
+const TEN_RUNS_TIMEOUT_MS = 180_000
+
+describe('six targets, one run or three shards and a merge', { timeout: TEN_RUNS_TIMEOUT_MS }, () => {
   test('give the same fleet report: every verdict, the worst exit code, the unreachable target as 3 and not a crash', async () => {
     const serve = () => Promise.all(FLEET.map((entry) => startTarget({ pets: 110, ...(entry.variant ? { variant: entry.variant } : {}) })))
     const oneRunTargets = await serve()
