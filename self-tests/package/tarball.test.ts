@@ -196,7 +196,8 @@ console.log(JSON.stringify({ headline: results.headline.text, exitCode: results.
     expect(answer.refused).toMatch(/is not a URL/)
   })
 
-  test("a vendor's vitest project: conformanceSuite runs every check as a test through vitest run, with the verdicts of the command", async () => {
+  // vitest started in a child process, then the run: 47 s beside a score and npm test's other workers; a bound on a stall.
+  test("a vendor's vitest project: conformanceSuite runs every check as a test through vitest run, with the verdicts of the command", { timeout: 120_000 }, async () => {
     // The reference and three faulty variants, each twice with the same store of 110 pets (no seeding needed): once for each runner.
     const variants = [undefined, ...PARITY_FAULTS.map((name) => faults.find((fault) => fault.name === name))]
     const forVitest = await Promise.all(variants.map((variant) => startTarget({ pets: 110, ...(variant ? { variant } : {}) })))
