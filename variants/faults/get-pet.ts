@@ -7,6 +7,13 @@ import { isGetPet, mapAnswers, rewritePets, type Variant } from '../variant.js'
 
 const petIdOf = (path: string) => decodedSegment(path.slice('/pets/'.length)) ?? ''
 
+/** GET /pets/{petId} with its id read as a double, as `Number()` or a float parser reads it: exact only up to 2^53, and in steps above. */
+const idReadThroughADouble: Variant['wrap'] = (reference) => async (request) => {
+  if (!isGetPet(request)) return reference(request)
+  const id = petIdOf(request.path)
+  return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
+}
+
 export const getPetFaults: Variant[] = [
   {
     name: 'getPet-long-id-414',
@@ -73,11 +80,7 @@ export const getPetFaults: Variant[] = [
     description: 'GET /pets/{petId} parses the id as a double, so ids above 2^53 are not found (the store assigns ids from 2^60)',
     catches: ['getPet/returns-pet', 'createPet/round-trip-get'],
     store: () => new PetStore(2n ** 60n + 1n),
-    wrap: (reference) => async (request) => {
-      if (!isGetPet(request)) return reference(request)
-      const id = petIdOf(request.path)
-      return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
-    },
+    wrap: idReadThroughADouble,
   },
   {
     name: 'getPet-neighbour-ids-reach-a-pet',
@@ -85,11 +88,7 @@ export const getPetFaults: Variant[] = [
       'GET /pets/{petId} parses the id as a double; the store assigns ids 4,096 apart from 2^62, each exact in a double, so every stored pet is found, and the ids next to it read as it',
     catches: ['getPet/returns-pet'],
     store: () => new PetStore(2n ** 62n, 4_096n),
-    wrap: (reference) => async (request) => {
-      if (!isGetPet(request)) return reference(request)
-      const id = petIdOf(request.path)
-      return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
-    },
+    wrap: idReadThroughADouble,
   },
   {
     name: 'getPet-format-suffix-read',
