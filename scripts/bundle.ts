@@ -5,6 +5,7 @@
  * side in dist/bundle/, where each worker is found beside the module that starts it, as in tsc's layout. Source maps
  * beside them name the TypeScript sources; the bin turns them on for its own process (cli/main.ts).
  */
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { packageRoot } from '../lib/spec/package-root.js'
@@ -21,6 +22,9 @@ export const BUNDLES = {
 export const BUNDLE_DIR = join(packageRoot, 'dist', 'bundle')
 
 export async function bundle(): Promise<void> {
+  // Chunks are named by their hash: an earlier build's would stay beside the new ones, and npm pack and the single
+  // executable carry every file of the folder.
+  rmSync(BUNDLE_DIR, { recursive: true, force: true })
   await build({
     entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, source]) => [name, join(packageRoot, source)])),
     outdir: BUNDLE_DIR,

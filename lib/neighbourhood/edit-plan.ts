@@ -171,10 +171,11 @@ function distinctOnTheWire(
  * before them reached: every request, every part of it and every operator on it, once.
  */
 function coverOf(edits: readonly Chosen[], seed: number): Set<Chosen> {
-  const rank = (edit: Chosen) => seededIndex(seed, `cover|${edit.plain.name}|${edit.part.label}|${edit.editClass.name}|${edit.index}`, 0x7fffffff)
+  // Each rank worked out once, not once for every comparison of the sort.
+  const ranks = new Map(edits.map((edit) => [edit, seededIndex(seed, `cover|${edit.plain.name}|${edit.part.label}|${edit.editClass.name}|${edit.index}`, 0x7fffffff)]))
   const reached = new Set<string>()
   const cover = new Set<Chosen>()
-  for (const edit of [...edits].sort((a, b) => rank(a) - rank(b))) {
+  for (const edit of [...edits].sort((a, b) => (ranks.get(a) ?? 0) - (ranks.get(b) ?? 0))) {
     const pairs = [`${edit.plain.name}|part|${edit.part.label}`, `${edit.plain.name}|operator|${edit.operator}`]
     if (pairs.every((pair) => reached.has(pair))) continue
     for (const pair of pairs) reached.add(pair)

@@ -40,8 +40,29 @@ export function jsonCorpus(): Corpus {
   return loaded
 }
 
-/** Whether a text is malformed JSON: JSON.parse refuses it. */
+/**
+ * Whether a text leaves a string or more brackets open than it closes, outside its strings: no JSON text does, so
+ * such a text is malformed, shown in one pass. JSON.parse would first build every array of a deep one (the corpus's
+ * 100,000 opening brackets, and 50,000 `[{"":` written as a member value, took 65 ms of every run that edits a create).
+ */
+function leavesOpen(text: string): boolean {
+  let depth = 0
+  let inString = false
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (inString) {
+      if (code === 0x5c) at++
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) depth++
+    else if (code === 0x5d || code === 0x7d) depth--
+  }
+  return inString || depth > 0
+}
+
+/** Whether a text is malformed JSON: it leaves something open, or JSON.parse refuses it. */
 export function isMalformedJson(text: string): boolean {
+  if (leavesOpen(text)) return true
   try {
     JSON.parse(text)
     return false

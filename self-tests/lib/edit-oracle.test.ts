@@ -275,6 +275,22 @@ describe('the corpus and the requirements the edits are charged to', () => {
     expect(malformed.filter((entry) => !isMalformedJson(entry.text)).map((entry) => entry.name)).toEqual([])
   })
 
+  test('a text is malformed exactly when JSON.parse refuses it, the texts that leave something open included', async () => {
+    await loadJsonCorpus()
+    const { malformed, implementationDefined, wellFormed } = jsonCorpus()
+    const refused = (text: string) => {
+      try {
+        JSON.parse(text)
+        return false
+      } catch {
+        return true
+      }
+    }
+    const texts = [...malformed, ...implementationDefined, ...wellFormed].flatMap((entry) => [entry.text, `{"a":${entry.text}}`])
+    const open = ['[', '{"a":[1,', '"abc', '["\\"]', '{"a":"]"', '[[]', '"\\"', '["[",1]', '{"a":"}"}', '[]]']
+    expect([...texts, ...open].filter((text) => isMalformedJson(text) !== refused(text))).toEqual([])
+  })
+
   test('every requirement the oracle, the judge and the neighbourhood suite name is one the vitest runner gives a run-wide test', () => {
     const files = [
       join(packageRoot, 'lib', 'neighbourhood', 'edit-oracle.ts'),
