@@ -44,6 +44,10 @@ export interface Expectation {
   invalidMessage?: string
   /** A method the spec does not name, HEAD aside: 405, or 501 (RFC 9110 §9.1), answers it. */
   otherMethod: boolean
+  /** The request line is long enough that an HTTP layer may refuse it in its own words (414, or 400). */
+  longLine?: true
+  /** Why the Host names an authority other than the plain request's: a refusal in the words of whatever checks hosts may answer it (RFC 9110 §7.4). */
+  hostElsewhere?: string
   /** The forms HTTP/1.1 defines that the message takes beside the plain ones (HTTP/1.0, absolute-form, chunked, 100-continue): its HTTP layer may refuse them in its own words. */
   otherForms: readonly string[]
   route?: Operation
@@ -101,6 +105,7 @@ export function readRequest(wire: { head: string; body?: string | undefined }, a
     otherForms: read.otherForms,
     key: keyOfWire(wire.head, apiKey, read.fields),
     ...(read.invalid ? { invalid: read.invalid } : {}),
+    ...(read.longLine ? { longLine: read.longLine } : {}),
   }
 }
 
@@ -191,6 +196,22 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   return allowed
 }
 
+/**
+ * Why an edited request's Host names another authority than the plain request's (compared in any letter case, which the
+ * host is: RFC 3986 §6.2.2.1): one left empty, spelled with escapes, given another octet. A server may refuse a target
+ * it does not serve (RFC 9110 §7.4, 421 Misdirected Request) and must refuse an http URI with an empty host (§4.2.1),
+ * as a host filter (Django's ALLOWED_HOSTS) or an edge does, before any key is read: the request is then no request to
+ * the service, and only the rules of every request judge it. Undefined when both carry the same one Host.
+ */
+function hostElsewhere(plain: ReadRequest, edited: ReadRequest): string | undefined {
+  const [plainHost] = fieldValues(plain.fields, 'host')
+  const hosts = fieldValues(edited.fields, 'host')
+  if (plainHost === undefined || hosts.length !== 1) return undefined
+  const host = (hosts[0] as string).replace(/^[ \t]+|[ \t]+$/g, '')
+  if (host.toLowerCase() === plainHost.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()) return undefined
+  return `the Host ${JSON.stringify(host)} names another authority than ${JSON.stringify(plainHost)}, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
+}
+
 /** The rules an edited request's answer is held to, from the plain request and the edited one as written. */
 export function expectationOf(plain: { head: string; body?: string }, edited: RequestReading | { head: string; body?: string }, edit: Edit, context: OracleContext): Expectation {
   const plainRequest = readRequest(plain, context.apiKey)
@@ -201,6 +222,7 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
   const allowed = allowedAnswers(request, key, context.apiKey)
+  const elsewhere = request.invalid ? undefined : hostElsewhere(plainRequest, request)
   const base = {
     key,
     allowed,
@@ -208,13 +230,15 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
     otherForms: request.otherForms,
     underBase,
     ...(request.invalid ? { invalidMessage: request.invalid } : {}),
+    ...(elsewhere ? { hostElsewhere: elsewhere } : {}),
+    ...(request.longLine ? { longLine: true as const } : {}),
     ...(route ? { route } : {}),
   }
   if (key === 'lenient')
     return { ...base, judgement: { kind: 'invariants', source: 'a key only a lenient reader finds', why: 'a lenient reading of the field lines finds the key' } }
   if (key === 'none') {
     const hasField = fieldValues(request.fields, 'authorization').length > 0
-    if (route && !request.invalid) {
+    if (route && !request.invalid && !elsewhere) {
       return {
         ...base,
         judgement: {
@@ -239,6 +263,7 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) return { ...base, judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` } }
+  if (elsewhere) return { ...base, judgement: { kind: 'invariants', source: 'a Host the service may not serve', why: elsewhere } }
   // A client must not send a chunked body to a server it knows answers in HTTP/1.0 (RFC 9112 §6.1): what it answers is its own, no form it must read.
   if (context.answersInHttp10 && request.otherForms.includes('a chunked body')) {
     const why = 'a chunked body to a target that answers in HTTP/1.0, which a client must not send (RFC 9112 §6.1)'

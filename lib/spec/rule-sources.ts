@@ -63,6 +63,11 @@ export const RULE_SOURCES = {
 
   // Why only the invariants judge an answer, or what else it may be.
   'a message HTTP refuses': { cites: 'RFC 9112 §2.2, §3, §5 (a message HTTP refuses as written may be refused by the HTTP layer, or its connection closed)', level: 'INFO' },
+  'a Host the service may not serve': {
+    cites:
+      'RFC 9110 §7.4 (a server may refuse a target authority it does not serve: 421), §4.2.1 (an http URI with an empty host MUST be rejected); RFC 3986 §6.2.2.1 (the host in any letter case is the same)',
+    level: 'INFO',
+  },
   'a key only a lenient reader finds': { cites: 'RFC 9110 §5.5, RFC 9112 §2.2 (CR, LF, NUL and a bare LF as a lenient reader takes them)', level: 'INFO' },
   'a field given twice': { cites: 'RFC 9110 §5.3 (a singleton field given twice: a recipient may take either, or refuse)', level: 'INFO' },
   'a path or method the spec does not name': { cites: 'policy §2 (the key in other places); policy §2b (the invariants only); RFC 9110 §9.1, §15.5.6', level: 'INFO' },
