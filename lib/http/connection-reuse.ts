@@ -53,6 +53,12 @@ interface UndiciRequest {
 interface ConnectionState {
   origin: string
   answers: number
+  /**
+   * A request on it asked the target to close it (undici writes `connection: close` for an agent that keeps no
+   * connection alive): the close after its answer is the one asked for, whether or not the answer says so (an HTTP/1.0
+   * answer has no need to: RFC 9112 §9.3).
+   */
+  closeAsked: boolean
   last?: PreviousAnswer & { at: number; announcedClose: boolean }
 }
 
@@ -88,14 +94,19 @@ function subscribeOnce(): void {
   if (subscribed) return
   subscribed = true
   subscribe('undici:client:sendHeaders', (message) => {
-    const { request, socket } = message as { request: UndiciRequest; socket: Socket }
+    const { request, socket, headers } = message as { request: UndiciRequest; socket: Socket; headers?: unknown }
     socketOf.set(request, socket)
-    if (connections.has(socket)) return
-    const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0 }
+    const asksClose = typeof headers === 'string' && /\r\nconnection: close\r\n/i.test(headers)
+    const known = connections.get(socket)
+    if (known) {
+      known.closeAsked ||= asksClose
+      return
+    }
+    const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0, closeAsked: asksClose }
     connections.set(socket, state)
     socket.once('end', () => {
       const last = state.last
-      if (!last || last.announcedClose) return
+      if (!last || last.announcedClose || state.closeAsked) return
       const afterMs = performance.now() - last.at
       if (!closeSoonAfter(last.at, afterMs)) return
       const close: UnannouncedClose = { previous: { method: last.method, path: last.path, status: last.status }, afterMs: Math.round(afterMs) }

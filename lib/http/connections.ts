@@ -24,6 +24,17 @@ export interface ConnectionSettings {
   proxy?: ProxySettings
 }
 
+/**
+ * The request-target of a head, as undici takes a path: beginning with `/` (an absolute-form target as it is), and the
+ * octets undici refuses in a path (controls, space) as escapes.
+ */
+function pathLabel(head: string): string {
+  const line = head.slice(0, head.indexOf('\r\n') >>> 0)
+  const target = line.slice(line.indexOf(' ') + 1, Math.max(line.indexOf(' ') + 1, line.lastIndexOf(' ')))
+  const path = target.startsWith('/') || /^https?:\/\//i.test(target) ? target : `/${target}`
+  return path.replace(/[^\u0021-\u00ff]/g, (octet) => `%${octet.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+}
+
 export class TargetConnections {
   private readonly dispatcher: Dispatcher
   private readonly agentOptions: ConstructorParameters<typeof EnvHttpProxyAgent>[0]
@@ -91,7 +102,8 @@ export class TargetConnections {
     try {
       return await (ownConnection ? own : keptAlive).request({
         origin,
-        path: '/',
+        // Never written (the registered head goes in its place): the target as written, where undici and the reports name the request.
+        path: pathLabel(head),
         // How undici reads the answer: to HEAD, one without content (RFC 9110 §9.3.2), whatever its Content-Length says.
         method: head.startsWith('HEAD ') ? 'HEAD' : body.body === undefined ? 'GET' : 'POST',
         headers: { [WIRE_MARKER_FIELD]: id },

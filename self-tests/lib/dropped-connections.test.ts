@@ -124,4 +124,25 @@ describe('a connection the target closes under a request', () => {
     const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{}' })
     expect(post.response?.status).toBe(401)
   })
+
+  test('a close the request asked for is no unannounced close, though its answer, in HTTP/1.0, does not say Connection: close', async () => {
+    // Every answer, then the connection closed: GET /v1/pets in HTTP/1.0 with no Connection field and its body ended by the
+    // close (RFC 9112 §6.3, §9.3), as Go answers an HTTP/1.0 request; the rest in HTTP/1.1 with a Content-Length.
+    const server = createServer((socket: Socket) => {
+      socket.once('data', (chunk) => {
+        const inHttp10 = (chunk.toString('latin1').split('\r\n')[0] ?? '').includes(' /v1/pets ')
+        socket.end(`${inHttp10 ? 'HTTP/1.0' : 'HTTP/1.1'} 200 OK\r\ncontent-type: application/json\r\n${inHttp10 ? '' : 'content-length: 2\r\n'}\r\n[]`)
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) })
+    const address = server.address()
+    const client = clientOf(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`)
+    // On a connection of its own: undici asks for the close (connection: close).
+    expect((await client.send({ method: 'GET', path: '/pets', headers: {}, freshConnection: true })).response?.status).toBe(200)
+    // On the kept-alive pool, where the close that follows is unannounced: the one close the client reports.
+    expect((await client.send({ method: 'GET', path: '/pets/5', headers: {} })).response?.status).toBe(200)
+    await expect.poll(() => client.unannouncedCloses.some((close) => close.previous.path === '/v1/pets/5')).toBe(true)
+    expect(client.unannouncedCloses.map((close) => close.previous.path)).toEqual(['/v1/pets/5'])
+  })
 })
