@@ -50,6 +50,12 @@ export interface InputClass {
   spellings: readonly Spelling[]
 }
 
+/**
+ * The Accept a browser sends: HTML first, JSON admitted only by `*\/*`. A service whose framework renders HTML to
+ * browsers (a browsable API) answers it in HTML; the policy asks for JSON to every Accept that admits it.
+ */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+
 export const INPUT_CATALOGUE: readonly InputClass[] = [
   {
     place: 'Authorization',
@@ -152,6 +158,7 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: '*/*', spell: () => '*/*' },
       { label: 'application/*', spell: () => 'application/*' },
       { label: 'q-values: text/html;q=0.9, application/json;q=0.8', spell: () => 'text/html;q=0.9, application/json;q=0.8' },
+      { label: `a browser's: ${BROWSER_ACCEPT}`, spell: () => BROWSER_ACCEPT },
       { label: 'another letter case, Application/JSON', spell: () => 'Application/JSON' },
       { label: 'no Accept header at all', spell: () => '' },
     ],
@@ -169,8 +176,11 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json;charset=UTF-8', spell: () => 'application/json;charset=UTF-8' },
       { label: 'Application/JSON', spell: () => 'Application/JSON' },
       { label: 'APPLICATION/JSON; CHARSET="utf-8"', spell: () => 'APPLICATION/JSON; CHARSET="utf-8"' },
-      // The plain create's body is ASCII: labelled US-ASCII it is the same octets, and RFC 8259 §11 says a charset has no effect.
+      // The name holds characters outside ASCII, written in UTF-8 as JSON must be (RFC 8259 §8.1): a charset the label
+      // names has no effect on them (§11), whatever it is.
       { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
+      { label: 'application/json; charset=iso-8859-1', spell: () => 'application/json; charset=iso-8859-1' },
+      { label: 'application/json; charset=windows-1252', spell: () => 'application/json; charset=windows-1252' },
     ],
   },
   {

@@ -1,6 +1,6 @@
 /**
  * Creates spelled every way the input catalogue names (lib/spec/input-catalogue.ts): a Content-Type of
- * application/json with parameters or in another case, the same JSON document spelled otherwise, an integer
+ * application/json with parameters (a charset among them, for a name outside ASCII) or in another case, the same JSON document spelled otherwise, an integer
  * categoryId spelled with a fraction or an exponent. Each means what the plain create means, so each must be
  * answered as the plain one is (201, and the pet as sent, its id aside). And a valid NewPet labelled with another
  * media type, or none: 415 or 400 with an Error body, or 201 (which one is recorded); never a 5xx. A NewPet written in
@@ -16,9 +16,9 @@ import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireServesValid } from '../fixtures.js'
 import { refusedPetSearches } from './refused-pet-search.js'
 
-/** A NewPet of this run as plain JSON text, and the fields it means. */
-function plainNewPet(check: Check, label: string): { text: string; fields: { name: string; categoryId: bigint; status: string } } {
-  const fields = { name: check.petName(label), categoryId: categoryId(check), status: 'sold' }
+/** A NewPet of this run as plain JSON text, and the fields it means; its name ends with `suffix`. */
+function plainNewPet(check: Check, label: string, suffix = ''): { text: string; fields: { name: string; categoryId: bigint; status: string } } {
+  const fields = { name: `${check.petName(label)}${suffix}`, categoryId: categoryId(check), status: 'sold' }
   return { text: stringifyJson(fields), fields }
 }
 
@@ -49,7 +49,8 @@ const otherMediaTypes = inputClass('Content-Type', 'not the value').spellings
 describe('createPet: the same create spelled every way', () => {
   test.for(contentTypes)('[createPet/equivalent-spellings] a NewPet labelled $label is answered as one labelled application/json', async (spelling, { check }) => {
     check.requireWrites()
-    const { text, fields } = plainNewPet(check, 'spelling-content-type')
+    // Characters a charset of the label would read otherwise, in UTF-8 (two, three and four octets): JSON's own encoding.
+    const { text, fields } = plainNewPet(check, 'spelling-content-type', ' café € 🐾')
     const spelled = await check.api.createPet({ raw: text }, undefined, spelling.spell('application/json'))
     expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with Content-Type: ${spelling.label}`)
   })

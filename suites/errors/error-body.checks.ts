@@ -1,11 +1,15 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import { BROWSER_ACCEPT } from '../../lib/spec/input-catalogue.js'
+import { withHeader } from '../../lib/spec/operation-requests.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
 
 /**
- * One request per condition of the spec's error table. Every other 4xx of the run is judged too (the rules of
- * every answer). Which status each request must get is the rule of its own requirement (auth/missing-key-401,
+ * One request per condition of the spec's error table, and the first two again with an Accept a browser sends (HTML
+ * first, JSON admitted by `*\/*`) and with one that admits no JSON: the Error body in JSON to every Accept that admits
+ * it, and to one that does not, a 406 with an Error body or the answer in JSON (policy §2b); without the key that
+ * answer is the 401 (auth precedence). Every other 4xx of the run is judged too (the rules of every answer). Which status each request must get is the rule of its own requirement (auth/missing-key-401,
  * getPet/unknown-id-404, createPet/invalid-body-400): these judge only the Error body of the answer, whatever
  * 4xx it is, so one answer is never charged twice, and never to a rule it keeps.
  */
@@ -18,6 +22,25 @@ const ERROR_CONDITIONS: Array<{ label: string; judgedBy: string; send: (check: C
       requireGetPetInService(check)
       const [id] = unknownIdCandidates(await check.survey())
       return check.shared(`get:${id ?? 1n}`, (api) => api.getPet(id ?? 1n))
+    },
+  },
+  {
+    label: `GET /pets without a key, with a browser's Accept (${BROWSER_ACCEPT})`,
+    judgedBy: 'auth/missing-key-401',
+    send: (check) => check.shared('auth:missing:listPets:browser-accept', (api) => api.send(withHeader(api.request({ operation: 'listPets' }, null), 'Accept', BROWSER_ACCEPT))),
+  },
+  {
+    label: 'GET /pets without a key, with Accept: text/html',
+    judgedBy: 'auth/missing-key-401',
+    send: (check) => check.shared('auth:missing:listPets:html-accept', (api) => api.send(withHeader(api.request({ operation: 'listPets' }, null), 'Accept', 'text/html'))),
+  },
+  {
+    label: `GET /pets/{unknown id} with a browser's Accept (${BROWSER_ACCEPT})`,
+    judgedBy: 'getPet/unknown-id-404',
+    send: async (check) => {
+      requireGetPetInService(check)
+      const [id] = unknownIdCandidates(await check.survey())
+      return check.shared(`get:${id ?? 1n}:browser-accept`, (api) => api.send(withHeader(api.request({ operation: 'getPet', id: id ?? 1n }), 'Accept', BROWSER_ACCEPT)))
     },
   },
   {

@@ -4,6 +4,7 @@
  */
 import { isJsonObject, JsonNumber, type JsonValue } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
+import type { ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
 
@@ -20,6 +21,25 @@ function throughDoubles(text: string): string {
 function nullForUnset(body: JsonValue): unknown {
   const one = (pet: JsonValue) => (isJsonObject(pet) && !('status' in pet) ? { ...pet, status: null } : pet)
   return Array.isArray(body) ? body.map(one) : one(body)
+}
+
+/**
+ * DRF's content negotiation: the Accept's ranges by precedence (a full type before `type/*` before `*\/*`), q-values
+ * ignored, and within the most specific set that a renderer matches, the JSON renderer first: HTML wins only where the
+ * most specific ranges name text/html and not application/json.
+ */
+function prefersHtml(accept: string | undefined): boolean {
+  const specific = (accept ?? '')
+    .split(',')
+    .map((range) => range.split(';')[0]?.trim().toLowerCase() ?? '')
+    .filter((range) => range !== '' && !range.includes('*'))
+  return specific.includes('text/html') && !specific.includes('application/json')
+}
+
+/** The answer as the browsable API renders it: an HTML page with the body inside. */
+function asHtmlPage(answer: ServiceResponse): ServiceResponse {
+  const escaped = answer.body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  return { ...answer, headers: { ...answer.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<!DOCTYPE html><html><body><pre>${escaped}</pre></body></html>` }
 }
 
 export const frameworkHabitFaults: Variant[] = [
@@ -72,6 +92,26 @@ export const frameworkHabitFaults: Variant[] = [
         ? errorResponse(415, 'charset.unsupported', `unsupported charset "${charset.toUpperCase()}"`)
         : reference(request)
     },
+  },
+  {
+    name: 'request-charset-honoured',
+    description:
+      "Django's request.encoding: a JSON body is decoded by the charset its Content-Type names, so a UTF-8 name labelled iso-8859-1 or windows-1252 is stored as mojibake (café as cafÃ©), and one labelled us-ascii is refused 400",
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase()
+      if (!isCreatePet(request) || request.octets === undefined || charset === undefined || charset === 'utf-8' || charset === 'utf8') return reference(request)
+      if (charset === 'us-ascii' || charset === 'ascii')
+        return request.octets.some((octet) => octet > 0x7f) ? errorResponse(400, 'parse_error', 'JSON parse error: the body is not US-ASCII') : reference(request)
+      return reference({ ...request, body: request.octets.toString('latin1') })
+    },
+  },
+  {
+    name: 'browsable-api-html',
+    description:
+      "Django REST framework's browsable API: an Accept whose most specific ranges name text/html and not application/json (a browser's, or text/html alone) gets every answer rendered as an HTML page, its 401s and 404s included",
+    catches: ['listPets/equivalent-spellings', 'errors/body-schema'],
+    wrap: mapAnswers((answer, request) => (prefersHtml(request.headers.accept) ? asHtmlPage(answer) : answer)),
   },
   {
     name: 'every-error-400',
