@@ -133,7 +133,7 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   const wire = readingOf(exchange)
   // HTTP's own refusal of a message it refuses as written, or of a form it may not take (HTTP/1.0, absolute-form, chunked,
   // 100-continue: responses/message-forms warns), and 501 for a method the service does not have.
-  if ((wire?.invalid || (wire?.otherForms.length ?? 0) > 0) && status >= 400 && status < 500) return results
+  if ((wire?.invalid || wire?.longLine || (wire?.otherForms.length ?? 0) > 0) && status >= 400 && status < 500) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

@@ -25,7 +25,16 @@ export interface WireReading {
    * §7.1; RFC 9110 §10.1.1), but the HTTP layer in front of a service may refuse it in its own words.
    */
   otherForms: readonly string[]
+  /**
+   * The request line is longer than LONG_REQUEST_LINE octets: within the 8,000 RFC 9112 §3 recommends a server take,
+   * beyond what some do (gunicorn: 4,094), which answer 414 or 400 in their own words (§3: a target longer than a
+   * server wishes to parse gets 414).
+   */
+  longLine?: true
 }
+
+/** The request-line length past which a server may refuse a request in its HTTP layer's own words (gunicorn's limit is 4,094). */
+export const LONG_REQUEST_LINE = 4_000
 
 /** A head read, with whether it carries the key (keyOfWire): what the oracle and the rules of every answer read of an edited request. */
 export interface KeyedReading extends WireReading {
@@ -100,7 +109,14 @@ function readHead(head: string): WireReading {
     if (expectations.length === 1 && expectations[0]?.toLowerCase() === '100-continue') otherForms.push('Expect: 100-continue')
     else problems.push(`Expect: ${expectations.join(', ')} is no expectation HTTP defines (a server may answer 417)`)
   }
-  return { method, target: originForm, fields, otherForms, ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}) }
+  return {
+    method,
+    target: originForm,
+    fields,
+    otherForms,
+    ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}),
+    ...(requestLine.length > LONG_REQUEST_LINE ? { longLine: true as const } : {}),
+  }
 }
 
 /** The values of one field, by its name in any letter case (field names are case-insensitive, RFC 9110 §5.1). */

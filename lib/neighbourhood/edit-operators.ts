@@ -78,6 +78,9 @@ const swapFirstLetter = (text: string) => text.replace(/[A-Za-z]/, (letter) => (
 /** An octet (one character of an octet string) as %XX. */
 const percentOf = (octet: string) => percentEncodedOctet(octet.charCodeAt(0))
 
+/** The parts of the request-target, where an escape means the octet it encodes (RFC 3986 §2.1). */
+const URI_PARTS: ReadonlySet<PartKind> = new Set(['segment', 'query name', 'query value'])
+
 /** A body member whose value is a number: the notation operator's part in a body. */
 const NUMERIC_MEMBERS = new Set(['categoryId'])
 
@@ -164,6 +167,23 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
           edit('percent', part, 'every octet encoded', `${part.label} with every octet percent-encoded`, writePart(model, part, [...all].map(percentOf).join(''))),
         ),
       ]
+      // An escape of an escape (`%2531` for `1`): one decoding leaves `%31`, no integer and no name; a layer that decodes
+      // the target twice (a router after a proxy, a framework after the server) reads the plain value.
+      if (URI_PARTS.has(part.kind))
+        classes.push(
+          lazyClass(
+            'one octet encoded twice',
+            Array.from(text, (_octet, index) => index),
+            (index) =>
+              edit(
+                'percent',
+                part,
+                'one octet encoded twice',
+                `${part.label} with octet ${index + 1} as %25${percentOf(text[index] as string).slice(1)}`,
+                writePart(model, part, `${text.slice(0, index)}%25${percentOf(text[index] as string).slice(1)}${text.slice(index + 1)}`),
+              ),
+          ),
+        )
       if (/%[0-9A-Fa-f]{2}/.test(text)) {
         const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_whole, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
         classes.push(

@@ -1,7 +1,8 @@
 /**
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
- * infinities and NaN (what a parser that reads a double first overflows on), a format suffix (`5.json`, which
+ * infinities and NaN (what a parser that reads a double first overflows on), thousands of digits (past a bounded
+ * reader's limit), a format suffix (`5.json`, which
  * routers read as a format), digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal
  * integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
  */
@@ -73,6 +74,12 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // Routers that read a format from a suffix (Mojolicious, Rails, Django REST framework) take `30.json` as id 30.
     name: 'a format suffix',
     spellings: ['json', 'xml', 'html', 'txt'].map((format) => ({ label: `a format suffix, 5.${format}`, spell: (digits: string) => `${digits}.${format}` })),
+  },
+  {
+    // CPython's int() refuses a text of more than 4,300 digits (ValueError), as other bounded readers do: a 5xx where
+    // the number is out of range anyway. Its request line stays within the 8,000 octets RFC 9112 §3 recommends a server take.
+    name: 'thousands of digits',
+    spellings: [{ label: 'a number of 4,400 digits', spell: (digits) => `${digits}${'9'.repeat(4_400)}`.slice(0, 4_400) }],
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
   { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },

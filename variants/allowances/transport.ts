@@ -90,6 +90,23 @@ const GO_HOST_OCTETS = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/
 
 export const transportAllowances: Allowance[] = [
   {
+    id: 'request-line-limit-4094',
+    does: "the HTTP server refuses a request line over 4,094 octets with its own 400 in HTML and closes, before any handler runs (gunicorn's limit_request_line)",
+    source: { rfc: 'RFC 9112 §3' },
+    allowedBy:
+      'A server that receives a request-target longer than any URI it wishes to parse MUST respond with a 414 (URI Too Long) status code; 8,000 octets is only RECOMMENDED',
+    layer: 'edge',
+    wrap: (inner) => async (request) =>
+      `${request.method} ${request.rawTarget ?? ''} HTTP/${request.httpVersion ?? '1.1'}`.length <= 4_094
+        ? inner(request)
+        : {
+            status: 400,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><head><title>Bad Request</title></head><body><h1><p>Bad Request</p></h1>Request Line is too large</body></html>',
+            delivery: { closeConnection: true },
+          },
+  },
+  {
     id: 'http-layer-refuses-malformed-host',
     does: 'the HTTP server answers a request whose Host holds an octet no host has with its own 400 in plain text and closes, before any handler runs (as Go net/http does)',
     source: { rfc: 'RFC 9112 §3.2' },

@@ -109,6 +109,35 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'petId-decoded-twice',
+    description:
+      "the petId is percent-decoded once more after the router decoded it (Go's url.PathUnescape on r.URL.Path, a framework behind a proxy that decoded already): GET /pets/%2531 is pet 1",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['percent'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      if (raw === undefined || !raw.includes('%25')) return reference(request)
+      let text: string
+      try {
+        text = decodeURIComponent(decodeURIComponent(raw))
+      } catch {
+        return reference(request)
+      }
+      return /^-?\d+$/.test(text) ? reference(asPet(request, BigInt(text))) : reference(request)
+    },
+  },
+  {
+    name: 'numbers-past-4300-digits-500',
+    description: "petId and limit are read with CPython's int(), which refuses a text of more than 4,300 digits with a ValueError the service does not catch: 500",
+    catches: ['responses/no-server-error', 'getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const limit = isListPets(request) ? request.query.get('limit') : null
+      const raw = rawPetId(request) ?? limit ?? ''
+      return /\d{4301}/.test(raw) ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : reference(request)
+    },
+  },
+  {
     name: 'petId-read-with-python-int',
     description: "the petId is read with Python's int(): digits of any script (٣٠, ３０) and underscores (3_0) are 30",
     catches: ['getPet/other-notations'],
