@@ -270,10 +270,28 @@ export function invalidNewPetArbitraries(options: NewPetArbitraryOptions): Recor
     ),
     'body-not-object': oneViolation(
       'body-not-object',
-      fc.oneof(wrongString, numericString, wrongNumber, wrongBoolean, wrongNull, fc.constant({ type: 'an array of one NewPet', value: 'array-of-pet' })),
+      fc.oneof(
+        wrongString,
+        numericString,
+        wrongNumber,
+        wrongBoolean,
+        wrongNull,
+        fc.constant({ type: 'an array of one NewPet', value: 'array-of-pet' }),
+        fc.constant({ type: 'an array of name and value pairs', value: 'pairs' }),
+      ),
       (p, wrong) => ({
         detail: `the body is ${wrong.type}`,
-        body: { json: wrong.value === 'array-of-pet' ? [{ name: p.name, categoryId: p.categoryId }] : wrong.value },
+        body: {
+          json:
+            wrong.value === 'array-of-pet'
+              ? [{ name: p.name, categoryId: p.categoryId }]
+              : wrong.value === 'pairs'
+                ? [
+                    ['name', p.name],
+                    ['categoryId', p.categoryId],
+                  ]
+                : wrong.value,
+        },
       }),
     ),
     'name-missing': oneViolation('name-missing', fc.constant(null), (p) => ({ detail: 'name is missing', body: jsonBody(p, {}, 'name') })),

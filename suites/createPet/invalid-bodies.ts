@@ -41,6 +41,17 @@ export const INVALID_BODIES: InvalidBody[] = [
   { rule: 'status in the wrong letter case', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: 'Available' }), findBy: 'name' },
   { rule: 'status is an empty string', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: '' }), findBy: 'name' },
   { rule: 'body is an array', body: (_c, m) => json([{ name: m.name, categoryId: m.categoryId, status: 'pending' }]), findBy: 'name' },
+  // What Python's dict() makes an object of (pydantic 1 reads a model from it): still an array, no NewPet.
+  {
+    rule: 'body is an array of name and value pairs',
+    body: (_c, m) =>
+      json([
+        ['name', m.name],
+        ['categoryId', m.categoryId],
+        ['status', 'pending'],
+      ]),
+    findBy: 'name',
+  },
   { rule: 'body is a string', body: () => json('a pet') },
   { rule: 'body is a number', body: () => json(7) },
   { rule: 'body is true', body: () => json(true) },

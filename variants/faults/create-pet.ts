@@ -24,6 +24,19 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'pairs-read-as-new-pet',
+    description:
+      'a body that is an array of [name, value] pairs is read as the object dict() makes of it, as pydantic 1 reads a model: [["name","a"],["categoryId",1]] creates a pet',
+    catches: ['createPet/invalid-body-400'],
+    wrap: (reference) => async (request) => {
+      const parsed = isCreatePet(request) ? parseJson(request.body) : undefined
+      const pairs = parsed?.ok && Array.isArray(parsed.value) && parsed.value.length > 0 ? parsed.value : undefined
+      if (!pairs?.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string')) return reference(request)
+      const fields = Object.fromEntries(pairs.map((pair) => pair as [string, unknown]))
+      return reference({ ...request, body: stringifyJson(fields) })
+    },
+  },
+  {
     name: 'form-method-override',
     description: "a POST form's _method field is read as the request's method, as Rack's MethodOverride does: POST /pets with _method=GET lists the pets",
     catches: ['createPet/request-media-types'],
