@@ -134,6 +134,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'close or keep connections, frame bodies chunked with trailers, code them, take its time, send 1xx first, word its reason phrases, add headers, refuse in its own words what HTTP refuses',
     operators: [
       'http-layer-refuses-malformed-host',
+      'request-line-limit-4094',
       'connection-close',
       'idle-connections-closed-after-2s',
       'chunked-bodies',
@@ -149,6 +150,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'reason-phrases-of-its-own',
       'cors-and-cache-headers',
     ],
+  },
+  {
+    row: 'RFC 9110 §7.4, §4.2.1 (a target authority the server does not serve)',
+    grants: 'a Host it does not serve (empty, spelled with escapes, another name) refused before the key is read, in the words of whatever checks hosts',
+    operators: ['hosts-not-served-refused-400'],
   },
   {
     row: 'RFC 9110 §14.2, RFC 7240 (what a request that asks for less lets a server do)',
