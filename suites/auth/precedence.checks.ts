@@ -1,8 +1,23 @@
+import { mediaType } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
-import type { Authorization } from '../../lib/spec/operation-requests.js'
+import type { RecordedResponse } from '../../lib/http/traffic.js'
+import { type Authorization, withQuery } from '../../lib/spec/operation-requests.js'
+import type { Field } from '../../lib/spec/request-model.js'
 import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
 import { WRONG_KEY, withWrongKey } from './operations.js'
+
+/**
+ * Query parameters a framework reads itself, before the service's own code: the format of the answer (Django REST
+ * framework answers an unknown one 404 and `api` with its HTML browsable API; Rails routes a format), a JSONP callback
+ * (the answer wrapped as JavaScript), a method override. The spec names none of them.
+ */
+const FRAMEWORK_PARAMETERS: Array<Field & { reads: string }> = [
+  { name: 'format', value: 'xyz', reads: 'an answer format the framework does not know' },
+  { name: 'format', value: 'api', reads: "Django REST framework's browsable API" },
+  { name: 'callback', value: 'cb', reads: 'a JSONP callback' },
+  { name: '_method', value: 'POST', reads: 'a method override' },
+]
 
 const WITHOUT_VALID_KEY: Array<{ label: string; authorization: Authorization }> = [
   { label: 'no key', authorization: null },
@@ -54,6 +69,33 @@ describe('auth: 401 comes before every other answer', () => {
     const exchange = await check.api.createPet({ json: { name: 42, categoryId: categoryId(check) } }, authorization)
     check.expect.status(exchange, 401, 'POST /pets (invalid body)')
   })
+
+  test.for(FRAMEWORK_PARAMETERS)('[auth/401-before-400] GET /pets?$name=$value without a key is answered 401 ($reads)', async (parameter, { check }) => {
+    const exchange = await check.api.send(withQuery(check.api.request({ operation: 'listPets' }, null), [parameter]))
+    check.expect.status(exchange, 401, `GET /pets?${parameter.name}=${parameter.value} without a key`)
+  })
+})
+
+describe('responses: a parameter a framework reads is no reason for another media type', () => {
+  test.for(FRAMEWORK_PARAMETERS)(
+    '[responses/json-content-type] GET /pets?$name=$value with the key is answered in JSON, whatever its status ($reads)',
+    async (parameter, { check }) => {
+      const exchange = await check.api.send(withQuery(check.api.request({ operation: 'listPets' }), [parameter]))
+      const what = `GET /pets?${parameter.name}=${parameter.value}`
+      check.requireAnswer(exchange, what)
+      const response = exchange.response as RecordedResponse
+      // The status is the list rules' (a 4xx with an Error body refuses a parameter the spec does not name): the label is judged here.
+      check.require(
+        response.status >= 200 && response.status < 500 && response.status !== 429 && !(response.status >= 300 && response.status < 400),
+        `${what} was answered ${response.status}`,
+      )
+      check.expect.that(mediaType(response) === 'application/json', `${what} was answered ${response.status} labelled ${response.headers['content-type'] ?? '(nothing)'}`, {
+        exchange,
+        expected: 'application/json',
+        actual: response.headers['content-type'] ?? '(absent)',
+      })
+    },
+  )
 })
 
 /** An acceptance of another spelling of the key is evidence only from a target that refuses a wrong key: one that serves any token serves this spelling too. */

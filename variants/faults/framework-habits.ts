@@ -114,6 +114,17 @@ export const frameworkHabitFaults: Variant[] = [
     wrap: mapAnswers((answer, request) => (prefersHtml(request.headers.accept) ? asHtmlPage(answer) : answer)),
   },
   {
+    name: 'format-parameter-read',
+    description:
+      "Django REST framework's format override, before auth: ?format=api renders the browsable API's HTML page, and a format it does not know is answered 404 with an Error body",
+    catches: ['auth/401-before-400', 'responses/json-content-type'],
+    wrap: (reference) => async (request) => {
+      const format = request.outside ? null : request.query.get('format')
+      if (format === null || format === 'json') return reference(request)
+      return format === 'api' ? asHtmlPage(await reference(request)) : errorResponse(404, 'not_found', 'Not found.')
+    },
+  },
+  {
     name: 'every-error-400',
     description: "every error is answered 400 by the framework's default error handler, a missing key and an unknown pet included (Error status 400)",
     catches: ['auth/missing-key-401', 'getPet/unknown-id-404'],
