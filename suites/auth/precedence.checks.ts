@@ -89,7 +89,7 @@ describe('responses: a parameter a framework reads is no reason for another medi
         response.status >= 200 && response.status < 500 && response.status !== 429 && !(response.status >= 300 && response.status < 400),
         `${what} was answered ${response.status}`,
       )
-      check.expect.that(mediaType(response) === 'application/json', `${what} was answered ${response.status} labelled ${response.headers['content-type'] ?? '(nothing)'}`, {
+      check.expect.that(mediaType(response) === 'application/json', `${what} was answered ${response.status} with Content-Type ${response.headers['content-type'] ?? '(absent)'}`, {
         exchange,
         expected: 'application/json',
         actual: response.headers['content-type'] ?? '(absent)',
