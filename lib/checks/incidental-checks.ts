@@ -95,8 +95,8 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
 }
 
 /**
- * The most pets a list request may get: the largest of its limits when each is a decimal integer from 1 to 100, 20
- * without one; none when a limit is invalid (the out-of-range row allows a page of up to 100). Read from the query as
+ * The most pets a list request may get: its limit when it has one, a decimal integer from 1 to 100, 20 without one;
+ * none when the limit is invalid or given more than once (the out-of-range row allows a page of up to 100). Read from the query as
  * sent, octet for octet, as the edit oracle reads it: a URL parser drops a tab or a line feed anywhere, and would read
  * `?\tlimit=7`, which a server reads as a parameter of another name (so the default page), as `limit=7`.
  */

@@ -90,13 +90,6 @@ export function getPetJudgement(idSegment: string): Judgement {
   }
 }
 
-/** The largest of some integers (at least one). */
-function largestOf(values: readonly bigint[]): bigint {
-  let largest = values[0] ?? 0n
-  for (const value of values) if (value > largest) largest = value
-  return largest
-}
-
 export function listJudgement(query: string | undefined): Judgement {
   const parameters = (query ?? '')
     .split('&')
@@ -112,8 +105,10 @@ export function listJudgement(query: string | undefined): Judgement {
   return {
     kind: 'list',
     source: 'list rules',
-    // Several limits: the list is within the largest a service may have taken, when every one is valid.
-    limits: limits.length === 0 ? [20n] : valid.length === limits.length ? [largestOf(valid)] : [],
+    // One valid limit bounds the list. Several are no value the spec defines: a service may take one of them, or read
+    // them as one invalid value (Express reads an array, which a number conversion makes NaN) and serve the page the
+    // out-of-range row allows, of up to 100.
+    limits: limits.length === 0 ? [20n] : limits.length === 1 && valid.length === 1 ? valid : [],
     ...(status ? { status } : {}),
     ...(invalidLimit !== undefined ? { invalidLimit } : {}),
     why: `GET /pets with limit ${limits.length ? limits.map((limit) => JSON.stringify(limit)).join(' and ') : 'absent'} and status ${statuses.length ? statuses.map((value) => JSON.stringify(value)).join(' and ') : 'absent'}`,

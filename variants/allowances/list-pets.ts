@@ -201,6 +201,15 @@ export const listPetsAllowances: Allowance[] = [
     }),
   },
   {
+    id: 'repeated-limit-read-as-invalid',
+    does: "a limit given twice, even with one value, is read as one invalid value and the default page is served (Express reads an array, and NestJS's conversion makes it NaN)",
+    source: { policy: 'out-of-range `limit`' },
+    allowedBy: 'the answer is either a 4xx with a valid Error body … or 200 with a valid Pets body (no more than 100 items)',
+    layer: 'service',
+    group: 'repeated parameters',
+    wrap: (inner) => async (request) => (isListPets(request) && request.query.getAll('limit').length > 1 ? inner(withoutParameter(request, 'limit')) : inner(request)),
+  },
+  {
     id: 'repeated-parameters-last-wins',
     does: 'a query parameter given twice is read from its last value (the first is what the reference reads)',
     source: { policy: 'an edit that makes a value invalid gets what the rows above give invalid values' },

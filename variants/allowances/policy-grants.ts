@@ -17,7 +17,7 @@ export interface PolicyGrant {
 
 export const POLICY_GRANTS: readonly PolicyGrant[] = [
   { row: 'out-of-range `limit`', grants: 'a 4xx with a valid Error body (400 is the SHOULD)', operators: ['limit-refused-422'] },
-  { row: 'out-of-range `limit`', grants: 'or 200 with a valid Pets body', operators: ['limit-clamped', 'limit-out-of-range-ignored'] },
+  { row: 'out-of-range `limit`', grants: 'or 200 with a valid Pets body', operators: ['limit-clamped', 'limit-out-of-range-ignored', 'repeated-limit-read-as-invalid'] },
   { row: 'invalid `status` filter value', grants: 'same rule as out-of-range `limit`: a 4xx with an Error body', operators: ['status-refused-422'] },
   {
     row: 'invalid `status` filter value',

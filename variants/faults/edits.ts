@@ -8,6 +8,7 @@ import { isJsonObject, nestingDepth, parseJson } from '../../lib/http/json.js'
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { bearerToken, errorResponse, json, petBody } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
+import { populatedStore } from '../../reference/pet-store.js'
 import { acceptedAsValid, isCreatePet, isListPets, type Variant, withValidKey } from '../variant.js'
 
 /** JSON read the way JSONC-minded parsers do: comments dropped first. */
@@ -38,9 +39,11 @@ export const editFaults: Variant[] = [
   },
   {
     name: 'repeated-limit-uncapped',
-    description: 'a limit given twice is read as a list, which no cap applies to: every pet is listed (duplicate)',
-    catches: ['listPets/limit-max-100', 'listPets/limit-caps-size'],
+    description:
+      'a limit given twice is read as a list, which no cap applies to: every pet is listed, past 100 in a store of 400 (a page of up to 100 is what the out-of-range row allows a limit read as invalid)',
+    catches: ['listPets/limit-max-100'],
     provenByEdits: ['duplicate'],
+    store: () => populatedStore(400),
     wrap:
       (reference, { store }) =>
       async (request) => {
