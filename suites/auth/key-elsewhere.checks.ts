@@ -8,7 +8,7 @@ import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { pathBelowBase, withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import type { Field, RequestModel } from '../../lib/spec/request-model.js'
-import { knownIds, requireGetPetInService, requireServesValid } from '../fixtures.js'
+import { categoryId, knownIds, requireGetPetInService, requireServesValid } from '../fixtures.js'
 
 /** The right key, carried some other way than `Authorization: Bearer <key>`. */
 interface KeyPlacement {
@@ -32,6 +32,16 @@ const TARGETS: Record<'GET /pets' | 'GET /pets/{id}', (check: Check) => Promise<
   'GET /pets': async (check) => check.api.request({ operation: 'listPets' }, null),
   'GET /pets/{id}': async (check) => check.api.request({ operation: 'getPet', id: await probedId(check) }, null),
 }
+
+/**
+ * The right key carried in a create's own places (RFC 6750 §2.2 and §2.3 name the body and the query, which a Bearer
+ * strategy such as passport-http-bearer reads): a member of the JSON body, a parameter of the POST's query.
+ */
+const CREATE_KEY_PLACEMENTS: Array<{ label: string; member?: string; query?: string }> = [
+  { label: 'as an access_token member of the JSON body', member: 'access_token' },
+  { label: 'as an api_key member of the JSON body', member: 'api_key' },
+  { label: 'as the access_token query parameter of the POST', query: 'access_token' },
+]
 
 const PLACEMENT_ROWS = (Object.keys(TARGETS) as Array<keyof typeof TARGETS>).flatMap((target) => KEY_PLACEMENTS.map((placement) => ({ target, ...placement })))
 
@@ -69,6 +79,21 @@ describe('auth: the key anywhere but the Bearer header', () => {
     check.requireAnswer(exchange, what)
     check.expect.refused(exchange, what)
     await requireServesValid(check, request.operation)
+  })
+})
+
+describe('auth: the key anywhere in a create but the Bearer header', () => {
+  test.for(CREATE_KEY_PLACEMENTS)('[auth/key-elsewhere-refused] POST /pets with the key $label and no Bearer header: no 2xx, no pet data', async (placement, { check }) => {
+    check.requireWrites()
+    const key = check.context.apiKey
+    const pet = { name: check.petName('key-in-create'), categoryId: categoryId(check), status: 'sold', ...(placement.member ? { [placement.member]: key } : {}) }
+    const withoutKey = check.api.request({ operation: 'createPet', body: { json: pet } }, null)
+    const request = placement.query ? withQuery(withoutKey, [{ name: placement.query, value: encodeURIComponent(key) }]) : withoutKey
+    const exchange = await check.api.send(request)
+    const what = `POST /pets with the key ${placement.label}`
+    check.requireAnswer(exchange, what)
+    check.expect.refused(exchange, what)
+    await requireServesValid(check, 'createPet')
   })
 })
 

@@ -14,6 +14,18 @@ export const authFaults: Variant[] = [
     wrap: acceptedAsValid(isGetPet),
   },
   {
+    name: 'key-read-from-create-body',
+    description: "passport-http-bearer's places for the token (RFC 6750 §2.2): without an Authorization header, POST /pets takes the key from the body's access_token member",
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => {
+      if (!isCreatePet(request) || request.headers.authorization !== undefined) return false
+      const parsed = parseJson(request.body)
+      return (
+        parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) && (parsed.value as Record<string, unknown>).access_token === apiKey
+      )
+    }),
+  },
+  {
     name: 'missing-header-allowed-on-list',
     description: 'GET /pets without an Authorization header is answered as if the key were valid',
     catches: ['auth/missing-key-401'],
