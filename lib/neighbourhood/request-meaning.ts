@@ -40,16 +40,20 @@ export function decodedUriPart(text: string): string | undefined {
   return decoded
 }
 
+/** A text less the whitespace HTTP strips around its parts (OWS: SP and HTAB, RFC 9110 §5.6.3), and no other: U+00A0 stays. */
+const withoutOws = (text: string) => text.replace(/^[ \t]+|[ \t]+$/g, '')
+
 /** The media type of a Content-Type value, in lower case with its parameters (RFC 9110 §8.3.1), or undefined when it is none. */
 export function mediaTypeOf(value: string): string | undefined {
   const [type, ...parameters] = value.split(';')
-  const essence = type?.trim().toLowerCase() ?? ''
+  const essence = withoutOws(type ?? '').toLowerCase()
   if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+\/[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(essence)) return undefined
   const params = parameters.map((parameter) => {
     const [name = '', ...rest] = parameter.split('=')
-    const raw = rest.join('=').trim()
+    const raw = withoutOws(rest.join('='))
     const unquoted = /^"(.*)"$/.exec(raw)?.[1] ?? raw
-    return `${name.trim().toLowerCase()}=${name.trim().toLowerCase() === 'charset' ? unquoted.toLowerCase() : unquoted}`
+    const lowered = withoutOws(name).toLowerCase()
+    return `${lowered}=${lowered === 'charset' ? unquoted.toLowerCase() : unquoted}`
   })
   return [essence, ...params].join(';')
 }
@@ -64,7 +68,7 @@ export function acceptAdmitsJson(value: string | undefined): boolean {
   if (value === undefined) return true
   let best: { specificity: number; q: number } | undefined
   for (const range of value.split(',')) {
-    const [type = '', ...parameters] = range.split(';').map((part) => part.trim())
+    const [type = '', ...parameters] = range.split(';').map(withoutOws)
     const specificity = ({ 'application/json': 3, 'application/*': 2, '*/*': 1 } as Record<string, number>)[type.toLowerCase()]
     if (specificity === undefined || (best && best.specificity >= specificity)) continue
     const weight = parameters.find((parameter) => /^q\s*=/i.test(parameter))

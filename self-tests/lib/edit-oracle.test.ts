@@ -14,7 +14,7 @@ import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
 import { expectationOf, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
 import { isMalformedJson, jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { integerReading } from '../../lib/neighbourhood/operation-judgements.js'
-import { acceptAdmitsJson } from '../../lib/neighbourhood/request-meaning.js'
+import { acceptAdmitsJson, mediaTypeOf } from '../../lib/neighbourhood/request-meaning.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { RULE_SOURCES, type RuleSourceId } from '../../lib/spec/rule-sources.js'
@@ -87,13 +87,20 @@ describe('the same request in other words gets the plain answer', () => {
   })
 
   test('an Accept that admits no JSON (empty, refused by q, an escape that means nothing in a field) may get 406, beside the answer in JSON', () => {
-    for (const accept of ['', 'text/html', '*/*, application/json;q=0', 'applicat%69on/json', 'application/jso']) {
+    // U+00A0 (one octet, 0xA0, as a field value holds it) is no whitespace HTTP strips (RFC 9110 §5.6.3).
+    for (const accept of ['', 'text/html', '*/*, application/json;q=0', 'applicat%69on/json', 'application/jso', 'application/json\u00a0']) {
       expect(acceptAdmitsJson(accept), accept).toBe(false)
       const expectation = judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', `Accept: ${accept}`, AUTH))
       expect(expectation.judgement.kind, accept).not.toBe('plain answer')
       expect(expectation.allowed, accept).toContainEqual(expect.objectContaining({ status: 406, source: 'an Accept without JSON' }))
     }
   })
+})
+
+test('a Content-Type with an octet HTTP does not strip after it is another media type, not application/json in other words', () => {
+  expect(mediaTypeOf('application/json\u00a0')).toBe(undefined)
+  expect(mediaTypeOf('\u00a0application/json')).toBe(undefined)
+  expect(mediaTypeOf(' application/json\t; charset=UTF-8 ')).toBe('application/json;charset=utf-8')
 })
 
 describe('the parts HTTP has beside the plain request’s: methods, the version, the target’s form, the framing', () => {

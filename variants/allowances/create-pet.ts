@@ -88,7 +88,12 @@ function unsupportedAfterAuth(status: 400 | 415, refuses: (request: ServiceReque
   return refusedAfterAuth(status, status === 415 ? 'unsupported_media_type' : 'invalid_body', (request) => isCreatePet(request) && refuses(request))
 }
 
-const mediaTypeOf = (request: ServiceRequest) => request.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+/** The media type as a strict parser reads it (hapi's): only SP and HTAB around it stripped, so `application/json` and U+00A0 is another type. */
+const mediaTypeOf = (request: ServiceRequest) =>
+  request.headers['content-type']
+    ?.split(';')[0]
+    ?.replace(/^[ \t]+|[ \t]+$/g, '')
+    .toLowerCase()
 
 export const createPetAllowances: Allowance[] = [
   {
