@@ -38,6 +38,9 @@ export const FIELD_DICTIONARY: readonly DictionaryField[] = [
   { name: 'Referer', value: 'https://example.com/admin', family: 'browser', meaning: 'no meaning' },
   { name: 'Origin', value: 'https://example.com', family: 'browser', meaning: 'no meaning' },
   { name: 'Cookie', value: 'session=admin; role=admin', family: 'browser', meaning: 'no meaning' },
+  // A cookie RFC 6265 §4.1.1 would not write (a space in a value, an open quote), as browsers and proxies still send: a
+  // framework that parses cookies before auth (hapi) refuses it there.
+  { name: 'Cookie', value: 'theme=dark mode; pref="a', family: 'browser', meaning: 'no meaning' },
   { name: 'User-Agent', value: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36', family: 'browser', meaning: 'no meaning' },
   { name: 'Accept-Language', value: 'de-CH, fr;q=0.9, en;q=0.8', family: 'browser', meaning: 'no meaning' },
   { name: 'Sec-Fetch-Site', value: 'same-origin', family: 'browser', meaning: 'no meaning' },

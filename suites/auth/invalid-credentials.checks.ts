@@ -45,9 +45,11 @@ describe('auth: a missing or invalid key is answered 401 on every operation', ()
     check.expect.status(await OPERATIONS[operation](check, authorization), 401, operation)
   })
 
-  test.for(MISSING)('[auth/www-authenticate] a 401 of $operation carries a Bearer challenge', async ({ operation, authorization }, { check }) => {
-    const exchange = await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization))
-    const response = check.expect.status(exchange, 401, operation)
+  // Refused for a missing key and for a wrong one: a challenge set only where no credentials came shows on the second.
+  test.for([...MISSING, ...WRONG])('[auth/www-authenticate] a 401 of $operation to $label carries a Bearer challenge', async ({ operation, authorization }, { check }) => {
+    const exchange =
+      authorization === null ? await check.shared(`auth:missing:${operation}`, () => OPERATIONS[operation](check, authorization)) : await withWrongKey(check, operation)
+    const response = check.expect.status(exchange, 401, `${operation} with ${authorization === null ? 'no key' : 'a wrong key'}`)
     const challenge = response.headers['www-authenticate']
     check.expect.that(challenge !== undefined && offersBearer(challenge), `the 401 of ${operation} has WWW-Authenticate ${challenge ?? '(absent)'}`, {
       exchange,

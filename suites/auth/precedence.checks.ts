@@ -2,7 +2,7 @@ import { mediaType } from '../../lib/checks/assertions.js'
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import type { RecordedResponse } from '../../lib/http/traffic.js'
-import { type Authorization, withQuery } from '../../lib/spec/operation-requests.js'
+import { type Authorization, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import type { Field } from '../../lib/spec/request-model.js'
 import { categoryId, requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
 import { WRONG_KEY, withWrongKey } from './operations.js'
@@ -39,6 +39,17 @@ describe('auth: 401 comes before every other answer', () => {
     requireGetPetInService(check)
     check.expect.status(await check.api.getPet('abc', authorization), 401, 'GET /pets/abc')
   })
+
+  // A router that percent-decodes the path before auth refuses an escape of no UTF-8 (hapi: 400 Bad Request) unless the key is checked first.
+  test.for(WITHOUT_VALID_KEY)(
+    '[auth/401-before-400] GET /pets/%FF1 (an escape of an octet no UTF-8 text holds) with $label is answered 401, not 400',
+    async ({ authorization }, { check }) => {
+      requireGetPetInService(check)
+      // The escape as written: an id given to the model is encoded as text (`%25FF1`).
+      const request = withPathBelowBase(check.api.request({ operation: 'getPet', id: 1n }, authorization), ['pets', '%FF1'])
+      check.expect.status(await check.api.send(request), 401, 'GET /pets/%FF1')
+    },
+  )
 
   // A framework's own refusal of a long path parameter (Fastify's maxParamLength: 100) comes before its auth hook unless the service checks the key first.
   test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] GET /pets/{an id of 200 digits} with $label is answered 401, not 400, 404 or 414', async ({ authorization }, { check }) => {

@@ -26,6 +26,43 @@ export const authFaults: Variant[] = [
     }),
   },
   {
+    name: 'path-decoded-before-auth-400',
+    description: "hapi's router percent-decodes the path before auth runs, and answers 400 to an escape that is no UTF-8 (GET /pets/%FF1), with or without the key",
+    catches: ['auth/401-before-400'],
+    wrap: (reference) => async (request) => {
+      const raw = (request.rawTarget ?? '').split('?')[0] ?? ''
+      try {
+        decodeURIComponent(raw)
+        return reference(request)
+      } catch {
+        return errorResponse(400, 'bad_request', 'Bad Request')
+      }
+    },
+  },
+  {
+    name: 'cookies-parsed-before-auth',
+    description:
+      'hapi parses the Cookie header before auth: a cookie RFC 6265 would not write (a space in a value, an open quote) is answered 400 Invalid cookie value, with or without the key',
+    catches: ['auth/missing-key-401', 'responses/meaningless-fields-ignored'],
+    provenByEdits: ['add-field'],
+    wrap: (reference) => async (request) => {
+      const cookie = request.headers.cookie
+      const malformed = cookie?.split(';').some((pair) => /^[^=]*=\s*(?:"[^"]*"|[^\s",;\\]*)\s*$/.test(pair) === false) ?? false
+      return malformed ? errorResponse(400, 'bad_request', 'Invalid cookie value') : reference(request)
+    },
+  },
+  {
+    name: 'challenge-only-without-credentials',
+    description: 'a 401 carries WWW-Authenticate only when no Authorization came; one to a wrong key has none (RFC 6750 §3 asks for it on both)',
+    catches: ['auth/www-authenticate'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      if (answer.status !== 401 || request.headers.authorization === undefined) return answer
+      const { 'www-authenticate': _challenge, ...headers } = answer.headers
+      return { ...answer, headers }
+    },
+  },
+  {
     name: 'missing-header-allowed-on-list',
     description: 'GET /pets without an Authorization header is answered as if the key were valid',
     catches: ['auth/missing-key-401'],

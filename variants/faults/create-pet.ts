@@ -92,6 +92,16 @@ export const createPetFaults: Variant[] = [
         : reference(request),
   },
   {
+    name: 'body-limit-65535-413',
+    description:
+      "a create whose body is 65,536 bytes or more is refused with 413 and an Error body (hapi's maxBytes written as 65535), where the policy says every body up to 64 KiB is accepted",
+    catches: ['createPet/long-names-kept'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 65_535
+        ? errorResponse(413, 'payload_too_large', 'Payload content length greater than maximum allowed: 65535')
+        : reference(request),
+  },
+  {
     name: 'lists-keyed-by-name',
     description: 'a list keeps one pet of each name (the first it meets): two pets that share a name never meet in a list, though both are stored and read by id',
     catches: ['createPet/repeated-creates'],
