@@ -9,7 +9,7 @@
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import { type KeyState, keyInValue, keyOfWire, readWire, type WireReading } from '../http/wire-reading.js'
+import { hostOtherThan, type KeyState, keyInValue, keyOfWire, readWire, type WireReading } from '../http/wire-reading.js'
 import { listJudgement } from '../neighbourhood/operation-judgements.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
@@ -132,8 +132,11 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   const status = response.status
   const wire = readingOf(exchange)
   // HTTP's own refusal of a message it refuses as written, or of a form it may not take (HTTP/1.0, absolute-form, chunked,
-  // 100-continue: responses/message-forms warns), and 501 for a method the service does not have.
-  if ((wire?.invalid || wire?.longLine || (wire?.otherForms.length ?? 0) > 0) && status >= 400 && status < 500) return results
+  // 100-continue: responses/message-forms warns), of a request line longer than it takes, of a Host it does not serve
+  // (as the edit oracle reads them); and 501 for a method the service does not have.
+  const refusal = status >= 400 && status < 500
+  if (refusal && wire && (wire.invalid || wire.longLine || wire.otherForms.length > 0 || hostOtherThan(wire.fields, new URL(exchange.request.url).host) !== undefined))
+    return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

@@ -119,6 +119,19 @@ function readHead(head: string): WireReading {
   }
 }
 
+/**
+ * The one Host a head carries, when it names another authority than `authority` (compared in any letter case, which the
+ * host is: RFC 3986 §6.2.2.1): one left empty, spelled with escapes, given another octet. A server may refuse a target
+ * it does not serve (RFC 9110 §7.4, 421) and must refuse an http URI with an empty host (§4.2.1), as a host filter
+ * (Django's ALLOWED_HOSTS) or an edge does, in its own words and before any key is read.
+ */
+export function hostOtherThan(fields: readonly WireField[], authority: string): string | undefined {
+  const hosts = fieldValues(fields, 'host')
+  if (hosts.length !== 1) return undefined
+  const host = (hosts[0] as string).replace(/^[ \t]+|[ \t]+$/g, '')
+  return host.toLowerCase() === authority.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase() ? undefined : host
+}
+
 /** The values of one field, by its name in any letter case (field names are case-insensitive, RFC 9110 §5.1). */
 export function fieldValues(fields: readonly WireField[], name: string): string[] {
   const wanted = name.toLowerCase()

@@ -7,7 +7,7 @@
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
 import { RecentlyUsed } from '../http/recently-used.js'
-import { fieldValues, type KeyedReading, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
+import { fieldValues, hostOtherThan, type KeyedReading, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -196,20 +196,13 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   return allowed
 }
 
-/**
- * Why an edited request's Host names another authority than the plain request's (compared in any letter case, which the
- * host is: RFC 3986 §6.2.2.1): one left empty, spelled with escapes, given another octet. A server may refuse a target
- * it does not serve (RFC 9110 §7.4, 421 Misdirected Request) and must refuse an http URI with an empty host (§4.2.1),
- * as a host filter (Django's ALLOWED_HOSTS) or an edge does, before any key is read: the request is then no request to
- * the service, and only the rules of every request judge it. Undefined when both carry the same one Host.
- */
+/** Why an edited request's Host names another authority than the plain request's (hostOtherThan): the request is then no request to the service, and only the rules of every request judge it. */
 function hostElsewhere(plain: ReadRequest, edited: ReadRequest): string | undefined {
   const [plainHost] = fieldValues(plain.fields, 'host')
-  const hosts = fieldValues(edited.fields, 'host')
-  if (plainHost === undefined || hosts.length !== 1) return undefined
-  const host = (hosts[0] as string).replace(/^[ \t]+|[ \t]+$/g, '')
-  if (host.toLowerCase() === plainHost.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase()) return undefined
-  return `the Host ${JSON.stringify(host)} names another authority than ${JSON.stringify(plainHost)}, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
+  const host = plainHost === undefined ? undefined : hostOtherThan(edited.fields, plainHost)
+  return host === undefined
+    ? undefined
+    : `the Host ${JSON.stringify(host)} names another authority than ${JSON.stringify(plainHost)}, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
 }
 
 /** The rules an edited request's answer is held to, from the plain request and the edited one as written. */

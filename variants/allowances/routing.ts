@@ -149,14 +149,21 @@ export const routingAllowances: Allowance[] = [
   },
   {
     id: 'hosts-not-served-refused-400',
-    does: "a Host other than the ones the service serves (127.0.0.1 or localhost, any port, any letter case): empty, spelled with escapes, with an octet more, is refused with 400 and an Error body before auth runs, as Django's ALLOWED_HOSTS does",
+    does: "a Host other than the ones the service serves (127.0.0.1 or localhost, any port, any letter case): empty, spelled with escapes, with an octet more, is refused with Django's own HTML 400 page before auth runs, as ALLOWED_HOSTS does",
     source: { rfc: 'RFC 9110 §7.4' },
     allowedBy: 'a server may refuse a request whose target authority it does not serve (RFC 9110 §7.4: 421); an http URI with an empty host MUST be rejected as invalid (§4.2.1)',
     layer: 'router',
     wrap: (inner) => async (request) => {
       const host = request.headers.host
       const name = host?.toLowerCase().replace(/:\d+$/, '')
-      return host === undefined || name === '127.0.0.1' || name === 'localhost' ? inner(request) : errorResponse(400, 'disallowed_host', 'the Host is not one this service serves')
+      // Django's own page for a DisallowedHost, which no handler of the service writes.
+      return host === undefined || name === '127.0.0.1' || name === 'localhost'
+        ? inner(request)
+        : {
+            status: 400,
+            headers: { 'content-type': 'text/html' },
+            body: '<!doctype html><html lang="en"><head><title>Bad Request (400)</title></head><body><h1>Bad Request (400)</h1><p></p></body></html>',
+          }
     },
   },
   {
