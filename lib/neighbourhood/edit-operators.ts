@@ -150,40 +150,31 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     title: 'percent-encode an octet, every octet, or decode the escapes',
     edits: (part, text) => isTextPart(part) && text.length > 0,
     classes: (model, part, text) => {
-      const classes = [
+      /** One octet of the text, the seed choosing which, written as `spell` makes it. */
+      const oneOctet = (name: string, spell: (octet: string) => string) =>
         lazyClass(
-          'one octet encoded',
+          name,
           Array.from(text, (_octet, index) => index),
-          (index) =>
-            edit(
+          (index) => {
+            const escaped = spell(text[index] as string)
+            return edit(
               'percent',
               part,
-              'one octet encoded',
-              `${part.label} with octet ${index + 1} as ${percentOf(text[index] as string)}`,
-              writePart(model, part, `${text.slice(0, index)}${percentOf(text[index] as string)}${text.slice(index + 1)}`),
-            ),
-        ),
+              name,
+              `${part.label} with octet ${index + 1} as ${escaped}`,
+              writePart(model, part, `${text.slice(0, index)}${escaped}${text.slice(index + 1)}`),
+            )
+          },
+        )
+      const classes = [
+        oneOctet('one octet encoded', percentOf),
         lazyClass('every octet encoded', [text], (all) =>
           edit('percent', part, 'every octet encoded', `${part.label} with every octet percent-encoded`, writePart(model, part, [...all].map(percentOf).join(''))),
         ),
       ]
       // An escape of an escape (`%2531` for `1`): one decoding leaves `%31`, no integer and no name; a layer that decodes
       // the target twice (a router after a proxy, a framework after the server) reads the plain value.
-      if (URI_PARTS.has(part.kind))
-        classes.push(
-          lazyClass(
-            'one octet encoded twice',
-            Array.from(text, (_octet, index) => index),
-            (index) =>
-              edit(
-                'percent',
-                part,
-                'one octet encoded twice',
-                `${part.label} with octet ${index + 1} as %25${percentOf(text[index] as string).slice(1)}`,
-                writePart(model, part, `${text.slice(0, index)}%25${percentOf(text[index] as string).slice(1)}${text.slice(index + 1)}`),
-              ),
-          ),
-        )
+      if (URI_PARTS.has(part.kind)) classes.push(oneOctet('one octet encoded twice', (octet) => `%25${percentOf(octet).slice(1)}`))
       if (/%[0-9A-Fa-f]{2}/.test(text)) {
         const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_whole, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
         classes.push(
