@@ -38,8 +38,8 @@ export async function measureEditJudging(): Promise<EditJudgingFigures> {
   const judgeAll = () => {
     edits.forEach((edit, index) => {
       const number = index + 1
-      const { plain, wire, reading } = editAsSent(edit, number, KEY)
-      const expectation = expectationOf(plain, reading, edit, context)
+      const { plainReading, wire, reading } = editAsSent(edit, number, KEY)
+      const expectation = expectationOf(plainReading, reading, edit, context)
       // The head as it went out carries the attempt's span: another text than the one read.
       const sent = wire.head.replace(SPAN, String(number).padStart(16, '0'))
       const exchange: OperationExchange = {

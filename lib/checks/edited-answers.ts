@@ -196,11 +196,9 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   const { status } = exchange.response
   // A rate limit that outlasted the retries says only that the target asked to wait (policy §2, rate limits): the edit is not judged.
   if (isRateLimitAnswer(exchange.response)) return [answered]
-  // The HTTP layer's own refusal of a message HTTP refuses, or of a method the service does not have.
-  if (expectation.invalidMessage && status >= 400 && status < 500) return [answered]
-  // A Host the service may not serve, refused in the words of whatever checks hosts (a host filter, an edge, the HTTP layer);
-  // a request line longer than some HTTP layers take, refused in theirs (RFC 9112 §3: 414).
-  if ((expectation.hostElsewhere || expectation.longLine) && status >= 400 && status < 500) return [answered]
+  // The HTTP layer's own refusal of a message HTTP refuses, of a request line longer than it takes, of a Host it does not
+  // serve (a host filter's, an edge's): in its own words.
+  if (expectation.ownWords && status >= 400 && status < 500) return [answered]
   // A method the spec does not name: a 400 or 501 may be the HTTP layer's own, in its own words (a parser that does not
   // know the token; RFC 9110 §9.1). A 404 or 405 with the key is the service's routing, and carries the Error body (the
   // rule below); without the key, any refusal is judged as the refusal it is.

@@ -9,7 +9,7 @@
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import { hostOtherThan, type KeyState, keyInValue, keyOfWire, readWire, type WireReading } from '../http/wire-reading.js'
+import { type KeyState, keyInValue, refusableInOwnWords } from '../http/wire-reading.js'
 import { listJudgement } from '../neighbourhood/operation-judgements.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
@@ -47,11 +47,6 @@ const SUCCESS_SCHEMA: Record<Operation, { schema: SchemaName; requirementId: Req
   getPet: { schema: 'Pet', requirementId: 'getPet/body-schema' },
 }
 
-/** A head written octet for octet, as read: once, before it was sent (the reading its oracle judged), or here. */
-function readingOf(exchange: OperationExchange): WireReading | undefined {
-  return exchange.reading ?? (exchange.request.wire === undefined ? undefined : readWire(exchange.request.wire))
-}
-
 /** `return=minimal` among the preferences of a Prefer or Preference-Applied field (RFC 7240 §2). */
 const RETURN_MINIMAL = /(^|[\s,;])return\s*=\s*"?minimal"?/i
 
@@ -71,9 +66,8 @@ function askedForPartOrNone(exchange: OperationExchange): boolean {
 
 /** Whether the request carried the key: in its head as written, or in its Authorization header. */
 function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
-  const { wire, headers } = exchange.request
   if (exchange.reading) return exchange.reading.key
-  if (wire !== undefined) return keyOfWire(wire, apiKey)
+  const { headers } = exchange.request
   return headers.authorization === undefined ? 'none' : keyInValue(headers.authorization, apiKey)
 }
 
@@ -130,13 +124,13 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   if (exchange.operation === 'getPet' && now.getTime() >= GET_PET_REMOVAL.getTime()) return access
   const results: IncidentalResult[] = [...access]
   const status = response.status
-  const wire = readingOf(exchange)
+  // A head written octet for octet, as read once before it was sent: the reading its oracle judged.
+  const wire = exchange.reading
   // HTTP's own refusal of a message it refuses as written, or of a form it may not take (HTTP/1.0, absolute-form, chunked,
   // 100-continue: responses/message-forms warns), of a request line longer than it takes, of a Host it does not serve
   // (as the edit oracle reads them); and 501 for a method the service does not have.
   const refusal = status >= 400 && status < 500
-  if (refusal && wire && (wire.invalid || wire.longLine || wire.otherForms.length > 0 || hostOtherThan(wire.fields, new URL(exchange.request.url).host) !== undefined))
-    return results
+  if (refusal && wire && (refusableInOwnWords(wire) !== undefined || wire.otherForms.length > 0)) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

@@ -39,6 +39,21 @@ export const LONG_REQUEST_LINE = 4_000
 /** A head read, with whether it carries the key (keyOfWire): what the oracle and the rules of every answer read of an edited request. */
 export interface KeyedReading extends WireReading {
   key: KeyState
+  /** The Host as written, when it names another authority than the plain request's (hostOtherThan). */
+  hostElsewhere?: string
+}
+
+/**
+ * Why an HTTP layer may answer the request with a refusal in its own words, whatever the service's rules say: HTTP
+ * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), or its Host
+ * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1).
+ */
+export function refusableInOwnWords(reading: KeyedReading): string | undefined {
+  if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
+  if (reading.hostElsewhere !== undefined)
+    return `the Host ${JSON.stringify(reading.hostElsewhere)} names another authority than the plain request's, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
+  if (reading.longLine) return `a request line over ${LONG_REQUEST_LINE.toLocaleString('en')} octets, which some HTTP layers refuse (RFC 9112 §3: 414)`
+  return undefined
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/

@@ -7,13 +7,13 @@
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
 import { RecentlyUsed } from '../http/recently-used.js'
-import { fieldValues, hostOtherThan, type KeyedReading, type KeyState, keyOfFields, keyOfWire, readWire } from '../http/wire-reading.js'
+import { fieldValues, type KeyState, keyOfFields, refusableInOwnWords } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
 import type { Edit } from './edit-operators.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
-import { createJudgement, getPetJudgement, type Judgement, listJudgement, type ReadRequest, splitOnce } from './operation-judgements.js'
+import { createJudgement, getPetJudgement, type Judgement, listJudgement, type ReadRequest } from './operation-judgements.js'
 import {
   acceptAdmitsJson,
   acceptOf,
@@ -26,6 +26,7 @@ import {
   type RequestMeaning,
   readMeaning,
 } from './request-meaning.js'
+import type { RequestReading } from './request-reading.js'
 
 /** An answer the policy allows an edited request beside what its judgement expects: taken as it is, or warned on a SHOULD requirement. */
 export interface AllowedAnswer {
@@ -40,14 +41,15 @@ export interface Expectation {
   key: KeyState
   /** Answers allowed beside the judgement's: 406 to an Accept without JSON, 401 to a key spelled in a way only a SHOULD accepts. */
   allowed: AllowedAnswer[]
-  /** Why HTTP refuses the message as written: a 400 of the HTTP layer's own, or a closed connection, answers it. */
+  /** Why HTTP refuses the message as written: a closed connection answers it too. */
   invalidMessage?: string
+  /**
+   * Why an HTTP layer may refuse the request in its own words (refusableInOwnWords): HTTP refuses it as written, its
+   * request line is longer than some layers take, or its Host names another authority. Any 4xx answers it.
+   */
+  ownWords?: string
   /** A method the spec does not name, HEAD aside: 405, or 501 (RFC 9110 §9.1), answers it. */
   otherMethod: boolean
-  /** The request line is long enough that an HTTP layer may refuse it in its own words (414, or 400). */
-  longLine?: true
-  /** Why the Host names an authority other than the plain request's: a refusal in the words of whatever checks hosts may answer it (RFC 9110 §7.4). */
-  hostElsewhere?: string
   /** The forms HTTP/1.1 defines that the message takes beside the plain ones (HTTP/1.0, absolute-form, chunked, 100-continue): its HTTP layer may refuse them in its own words. */
   otherForms: readonly string[]
   route?: Operation
@@ -80,33 +82,6 @@ const EQUIVALENT_RULE: Record<Operation, RequirementId> = {
   listPets: 'listPets/equivalent-spellings',
   getPet: 'getPet/equivalent-spellings',
   createPet: 'createPet/equivalent-spellings',
-}
-
-/** A request read once from its head and body: what every judgement of it reads (the route, the key, the meaning). */
-export interface RequestReading extends ReadRequest, KeyedReading {
-  head: string
-  /** The request-target as written. */
-  target: string
-  otherForms: readonly string[]
-  invalid?: string
-}
-
-export function readRequest(wire: { head: string; body?: string | undefined }, apiKey: string): RequestReading {
-  const read = readWire(wire.head)
-  const [path = '', query] = splitOnce(read.target, '?')
-  return {
-    head: wire.head,
-    target: read.target,
-    method: read.method,
-    path: path.split('/').slice(1),
-    query,
-    fields: read.fields,
-    body: wire.body,
-    otherForms: read.otherForms,
-    key: keyOfWire(wire.head, apiKey, read.fields),
-    ...(read.invalid ? { invalid: read.invalid } : {}),
-    ...(read.longLine ? { longLine: read.longLine } : {}),
-  }
 }
 
 /**
@@ -196,26 +171,15 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   return allowed
 }
 
-/** Why an edited request's Host names another authority than the plain request's (hostOtherThan): the request is then no request to the service, and only the rules of every request judge it. */
-function hostElsewhere(plain: ReadRequest, edited: ReadRequest): string | undefined {
-  const [plainHost] = fieldValues(plain.fields, 'host')
-  const host = plainHost === undefined ? undefined : hostOtherThan(edited.fields, plainHost)
-  return host === undefined
-    ? undefined
-    : `the Host ${JSON.stringify(host)} names another authority than ${JSON.stringify(plainHost)}, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
-}
-
-/** The rules an edited request's answer is held to, from the plain request and the edited one as written. */
-export function expectationOf(plain: { head: string; body?: string }, edited: RequestReading | { head: string; body?: string }, edit: Edit, context: OracleContext): Expectation {
-  const plainRequest = readRequest(plain, context.apiKey)
-  const request = 'target' in edited ? edited : readRequest(edited, context.apiKey)
+/** The rules an edited request's answer is held to, from the plain request and the edited one, each as read once (readEdited). */
+export function expectationOf(plain: RequestReading, request: RequestReading, edit: Edit, context: OracleContext): Expectation {
   const { key } = request
   const { route, idSegment } = routeOf(request, context.baseSegments)
   const otherMethod = !['GET', 'POST', 'HEAD'].includes(request.method)
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
   const allowed = allowedAnswers(request, key, context.apiKey)
-  const elsewhere = request.invalid ? undefined : hostElsewhere(plainRequest, request)
+  const ownWords = refusableInOwnWords(request)
   const base = {
     key,
     allowed,
@@ -223,15 +187,14 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
     otherForms: request.otherForms,
     underBase,
     ...(request.invalid ? { invalidMessage: request.invalid } : {}),
-    ...(elsewhere ? { hostElsewhere: elsewhere } : {}),
-    ...(request.longLine ? { longLine: true as const } : {}),
+    ...(ownWords ? { ownWords } : {}),
     ...(route ? { route } : {}),
   }
   if (key === 'lenient')
     return { ...base, judgement: { kind: 'invariants', source: 'a key only a lenient reader finds', why: 'a lenient reading of the field lines finds the key' } }
   if (key === 'none') {
     const hasField = fieldValues(request.fields, 'authorization').length > 0
-    if (route && !request.invalid && !elsewhere) {
+    if (route && !request.invalid && request.hostElsewhere === undefined) {
       return {
         ...base,
         judgement: {
@@ -256,7 +219,7 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) return { ...base, judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` } }
-  if (elsewhere) return { ...base, judgement: { kind: 'invariants', source: 'a Host the service may not serve', why: elsewhere } }
+  if (request.hostElsewhere !== undefined) return { ...base, judgement: { kind: 'invariants', source: 'a Host the service may not serve', why: ownWords ?? '' } }
   // A client must not send a chunked body to a server it knows answers in HTTP/1.0 (RFC 9112 §6.1): what it answers is its own, no form it must read.
   if (context.answersInHttp10 && request.otherForms.includes('a chunked body')) {
     const why = 'a chunked body to a target that answers in HTTP/1.0, which a client must not send (RFC 9112 §6.1)'
@@ -273,11 +236,11 @@ export function expectationOf(plain: { head: string; body?: string }, edited: Re
       },
     }
   }
-  const plainRoute = routeOf(plainRequest, context.baseSegments).route
+  const plainRoute = routeOf(plain, context.baseSegments).route
   // HEAD in place of a read's GET, the rest as it was: GET's status without content (RFC 9110 §9.3.2).
-  const plainRead = plainMeaning({ ...meaningInput(plainRequest, context), head: plain.head })
+  const plainRead = plainMeaning({ ...meaningInput(plain, context), head: plain.head })
   const editedInput = meaningInput(request, context)
-  if (request.method === 'HEAD' && plainRequest.method === 'GET' && sameMeaning(plainRead, readMeaning({ ...editedInput, method: 'GET' }))?.level === 'MUST') {
+  if (request.method === 'HEAD' && plain.method === 'GET' && sameMeaning(plainRead, readMeaning({ ...editedInput, method: 'GET' }))?.level === 'MUST') {
     return {
       ...base,
       judgement: { kind: 'head', requirementId: 'responses/head-as-get', source: 'HEAD as GET', why: 'HEAD in place of GET: the status GET gets, without content' },

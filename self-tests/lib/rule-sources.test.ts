@@ -12,6 +12,7 @@ import { EVERY_EXCHANGE_SOURCES } from '../../lib/checks/incidental-checks.js'
 import { type Expectation, expectationOf } from '../../lib/neighbourhood/edit-oracle.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
+import { readEdited } from '../../lib/neighbourhood/request-reading.js'
 import { catalogue, type RequirementId } from '../../lib/spec/catalogue.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { wireOf } from '../../lib/spec/request-model.js'
@@ -24,7 +25,10 @@ const KEY = PLAIN_KEY
 function everyExpectation(): Expectation[] {
   const plains = testPlains()
   const { edits } = planEdits(plains, { seed: 1, every: false, writes: true })
-  return edits.map((edit) => expectationOf(wireOf(edit.plain.model), wireOf(edit.model, edit.bodyOctets), edit, { apiKey: KEY, baseSegments: ['v1'] }))
+  return edits.map((edit) => {
+    const read = readEdited(wireOf(edit.plain.model), wireOf(edit.model, edit.bodyOctets), KEY)
+    return expectationOf(read.plain, read.edited, edit, { apiKey: KEY, baseSegments: ['v1'] })
+  })
 }
 
 const levelOfRequirement = (id: RequirementId) => catalogue[id].level

@@ -11,11 +11,12 @@ import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
 import type { KeyedReading } from '../../lib/http/wire-reading.js'
 import { editAsSent } from '../../lib/neighbourhood/edit-as-sent.js'
-import { type Expectation, expectationOf, type OracleContext, readRequest } from '../../lib/neighbourhood/edit-oracle.js'
+import { type Expectation, expectationOf, type OracleContext } from '../../lib/neighbourhood/edit-oracle.js'
 import type { PlannedEdit } from '../../lib/neighbourhood/edit-plan.js'
 import { planEdits } from '../../lib/neighbourhood/edit-plan.js'
 import { loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { numberedCreate, type PlainRequest, plainRequests } from '../../lib/neighbourhood/plain-requests.js'
+import { readRequest } from '../../lib/neighbourhood/request-reading.js'
 import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES, type PetStatus } from '../../lib/spec/petstore-api.js'
 import { type RequestModel, type WireRequest, wireOf } from '../../lib/spec/request-model.js'
 import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
@@ -209,12 +210,12 @@ export async function exploreOperation(
   const edits = plan.edits.filter((edit) => edit.plain.model.operation === operation)
   const judgeOne = async (edit: PlannedEdit, index: number) => {
     const number = index + 1
-    const { plain: plainWire, wire, reading, keptAlive } = editAsSent(edit, number, context.apiKey)
+    const { plainReading, wire, reading, keptAlive } = editAsSent(edit, number, context.apiKey)
     const belowPets = reading.target.startsWith(`/${[...context.baseSegments, 'pets'].join('/')}/`)
     // What the plain requests' answers said of the target's HTTP version (RFC 9112 §6.1: a chunked body only to a 1.1 server).
     const versions = check.client.answeredHttpVersions
     const answersInHttp10 = versions.has('1.0') && !versions.has('1.1')
-    const expectation = withoutRemovedGet(expectationOf(plainWire, reading, edit, { ...context, answersInHttp10 }), getPetRemoved(check), belowPets)
+    const expectation = withoutRemovedGet(expectationOf(plainReading, reading, edit, { ...context, answersInHttp10 }), getPetRemoved(check), belowPets)
     // Past the rate limits' budget, only the cover and edits judged by a rule no edit was judged by yet are sent: every requirement the plan decides is still decided.
     const rule = ruleOf(expectation)
     if (!edit.cover && check.client.pausedMs > editsGiveWayAfterPausedMs(check.context.deadlineMs) && plan.rulesJudged.has(rule)) {
