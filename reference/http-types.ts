@@ -35,6 +35,8 @@ export interface ServiceResponse {
     closeConnection?: boolean
     delayMs?: number
     resetConnection?: boolean
+    /** End the connection (a FIN) without writing any answer, the request read whole. */
+    endWithoutAnswer?: boolean
     gzip?: boolean
     /** Content codings applied to the body, in the order they were applied (`Content-Encoding` lists them so); `gzip` is `['gzip']`. */
     codings?: ReadonlyArray<'gzip' | 'deflate' | 'br' | 'zstd'>

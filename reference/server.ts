@@ -66,6 +66,7 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   }
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
+  if (delivery.endWithoutAnswer) return void response.socket?.end()
   // No 1xx to an HTTP/1.0 client (RFC 9110 §15.2).
   if (delivery.earlyHints && response.req.httpVersion !== '1.0') response.writeEarlyHints({ link: '</v1/pets>; rel=preconnect' })
   const headers: Record<string, string> = { ...answer.headers }

@@ -180,6 +180,50 @@ function refusalExpected(judgement: Judgement, status: number): boolean {
 }
 
 /**
+ * An answer to a message HTTP refuses, edited from a read of one pet, that shows another pet: the JDK's server reads
+ * `GET /v1/pets/4 06 HTTP/1.1` as a read of pet 4 (the request line split at its first two spaces, the rest taken for
+ * the version), and `GET /v1/pets /406` as the list. However a layer repairs the message, no edit reaches a pet
+ * other than the one the plain request names (policy §2b, MUST); RFC 9112 §3 has it refused (400) or redirected.
+ */
+function otherPetReached(exchange: Exchange, named: bigint): EditFinding | undefined {
+  if (exchange.response?.status !== 200 || exchange.request.method === 'HEAD') return undefined
+  const parsed = responseJson(exchange)
+  if (!parsed.ok) return undefined
+  const shown = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isJsonObject).map((pet) => integerField(pet.id))
+  const other = shown.find((id) => id !== undefined && id !== named)
+  return other === undefined
+    ? undefined
+    : {
+        requirementId: 'getPet/returns-pet',
+        ok: false,
+        message: `a read of pet ${named}, written as HTTP refuses it, was answered with pet ${other}${Array.isArray(parsed.value) ? ' in a list' : ''}: a repaired message reached another pet`,
+      }
+}
+
+/** What undici says when the target ended the connection (a FIN) before a whole answer came: no reset, no timeout. */
+const ENDED_BY_TARGET = /other side closed/
+
+/**
+ * A close in place of the answers a rule names: the target ended the connection, cleanly and before any answer, on a
+ * message HTTP takes as written (in the plain form, with the key, a method the spec names, a body within 64 KiB) whose
+ * plain request it answered. Each rule of the judgement names the answers the request may get (201, the plain
+ * request's, a refusal with an Error body), and a closed connection is none of them: Tornado's decompress_request
+ * ends the connection on a body labelled gzip that is not. A reset (which may discard an answer a server wrote before
+ * reading the whole body) and a timeout stay responses/edits-answered's alone.
+ */
+function closedInPlaceOfAnswer(exchange: Exchange, expectation: Expectation, plain: Exchange | undefined): EditFinding | undefined {
+  const { judgement } = expectation
+  const failure = exchange.failure
+  if (failure?.kind !== 'connection' || !ENDED_BY_TARGET.test(failure.message) || !plain?.response) return undefined
+  if (expectation.key !== 'valid' || expectation.ownWords || expectation.otherForms.length > 0 || expectation.otherMethod) return undefined
+  if (expectation.allowed.some((answer) => answer.status === 413)) return undefined
+  const requirementId = 'requirementId' in judgement && judgement.kind !== 'no access' && judgement.kind !== 'recorded' ? judgement.requirementId : undefined
+  // A valid NewPet refused is charged to the 201 rule, as judgeCreated charges it.
+  const charged = requirementId === 'createPet/echoes-fields' ? 'createPet/returns-201-pet' : (requirementId ?? (judgement.kind === 'pet' ? 'getPet/returns-pet' : undefined))
+  return charged && { requirementId: charged, ok: false, message: `the target closed the connection with no answer, where ${judgement.why}: ${failure.message}` }
+}
+
+/**
  * The findings on an edited request's answer. `plain` is the plain request's exchange, for answers that must be
  * its answer; `lists` what the store's lists show, for a limit in another notation.
  */
@@ -190,8 +234,10 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     const kind = exchange.failure?.kind
     // A message HTTP refuses may be answered by closing the connection.
     if (expectation.invalidMessage && (kind === 'connection' || kind === 'dropped')) return [answered]
-    // No answer at all: the check that sent it says so (it asserts that every edit was answered).
-    return []
+    // No answer at all: the check that sent it says so (it asserts that every edit was answered); and a close that
+    // stands in for the answers a rule names fails that rule.
+    const closed = closedInPlaceOfAnswer(exchange, expectation, plain)
+    return closed ? [closed] : []
   }
   const { status } = exchange.response
   // A rate limit that outlasted the retries says only that the target asked to wait (policy §2, rate limits): the edit is not judged.
@@ -216,6 +262,8 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     ]
   }
   const findings: EditFinding[] = [answered]
+  const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet)
+  if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
   if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501))
     findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })

@@ -55,6 +55,8 @@ export interface Expectation {
   route?: Operation
   /** The path is below the base URL's own path as written (a path the service answers for, whether or not the spec names it). */
   underBase: boolean
+  /** For a message HTTP refuses, edited from a read of one pet: that pet's id. A layer that repairs the message reads some request, never one of another pet (§2b). */
+  namedPet?: bigint
   judgement: Judgement
 }
 
@@ -218,7 +220,15 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
     }
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
-  if (request.invalid) return { ...base, judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` } }
+  if (request.invalid) {
+    const named = routeOf(plain, context.baseSegments)
+    const judged = named.route === 'getPet' ? getPetJudgement(named.idSegment ?? '') : undefined
+    return {
+      ...base,
+      ...(judged?.kind === 'pet' ? { namedPet: judged.id } : {}),
+      judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` },
+    }
+  }
   if (request.hostElsewhere !== undefined) return { ...base, judgement: { kind: 'invariants', source: 'a Host the service may not serve', why: ownWords ?? '' } }
   // A client must not send a chunked body to a server it knows answers in HTTP/1.0 (RFC 9112 §6.1): what it answers is its own, no form it must read.
   if (context.answersInHttp10 && request.otherForms.includes('a chunked body')) {

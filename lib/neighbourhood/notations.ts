@@ -61,6 +61,8 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'inf', spell: () => 'inf' },
       { label: 'a minus infinity, -Infinity', spell: () => '-Infinity' },
       { label: 'an exponent past a double, 5e999', spell: (digits) => `${digits}e999` },
+      // Past a decimal reader's exponent too (Python's Decimal, which a vendor reads JSON numbers with to keep integers exact, raises InvalidOperation).
+      { label: 'an exponent of twenty digits, 5e99999999999999999999', spell: (digits) => `${digits}e99999999999999999999` },
     ],
   },
   {

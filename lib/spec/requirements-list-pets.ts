@@ -91,6 +91,13 @@ export const listPetsRequirements = {
     source: POLICY,
     decision: 'Same rule as out-of-range limit.',
   }),
+  'listPets/status-spelled-otherwise': should({
+    title: "a status outside the enum that a lenient reader takes for one of it (another case; whitespace or a control octet around it) does not get that status's list",
+    specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',
+    source: `${POLICY}b (an edit that makes a value invalid), rows "invalid \`status\` filter value" and "other notations"`,
+    decision:
+      "SHOULD, as for a limit: the invalid status row takes the out-of-range limit's rule, and a limit read leniently warns (row \"other notations\", §2b). The enum is case-sensitive and has no whitespace: `SOLD`, `sold` with an escaped space, tab or NUL, U+00A0 or U+3000 around it, or a form's `+`, is a status outside it, which gets what an invalid status gets (a 4xx, or a 200 list), not the list of `sold`. The answer is that list when it lists pets of status `sold` alone while the unfiltered list, read right after it, shows a pet of another status among as many first pets (a filter ignored would list it). Frameworks that strip query values (Tornado's get_query_argument) or match case-insensitively serve it.",
+  }),
   'listPets/status-invalid-400': should({
     title: 'a status filter outside the enum is answered 400 with an Error body',
     specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { EDIT_FINDING_REQUIREMENTS, lenientLengths } from '../../lib/checks/edited-answers.js'
+import { EDIT_FINDING_REQUIREMENTS, judgeEditedAnswer, lenientLengths } from '../../lib/checks/edited-answers.js'
 import { incidentalResults } from '../../lib/checks/incidental-checks.js'
 import { type KeyedReading, keyInValue, keyOfWire, readWire } from '../../lib/http/wire-reading.js'
 import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
@@ -425,3 +425,59 @@ describe('a list is held to the limit the request asked for, read from the query
     for (const query of ['limit=\t7', 'limit=7\t']) expect(capped(`http://127.0.0.1:8080/v1/pets?${query}&status=pending`, 20), query).toBe(false)
   })
 })
+
+describe('what an edited request may not get in place of an answer', () => {
+  const exchangeOf = (wire: string, outcome: Pick<OperationExchange, 'response' | 'failure'>): OperationExchange => ({
+    id: 1,
+    operation: 'probe',
+    request: { method: wire.split(' ')[0] as string, url: 'http://127.0.0.1:8080/v1/pets', headers: {}, wire, timeoutMs: 1000 },
+    retries: [],
+    durationMs: 1,
+    ...outcome,
+  })
+  const answered = (body: string) => ({ response: { status: 200, headers: { 'content-type': 'application/json' }, body, bodyBytes: body.length } })
+  const findingsOn = (
+    plain: string,
+    edited: string,
+    outcome: Pick<OperationExchange, 'response' | 'failure'>,
+    plainOutcome: Pick<OperationExchange, 'response' | 'failure'> = answered('{}'),
+    bodies?: { plain: string; edited: string },
+  ) => {
+    const expectation = judge(plain, edited, bodies)
+    return judgeEditedAnswer(exchangeOf(edited, outcome), expectation, exchangeOf(plain, plainOutcome), {})
+  }
+
+  test('a read of one pet written as HTTP refuses it (a space in the target) never gets another pet, alone or in a list (§2b)', () => {
+    const read406 = head('GET /v1/pets/406 HTTP/1.1', 'Accept: application/json', AUTH)
+    const split = head('GET /v1/pets/4 06 HTTP/1.1', 'Accept: application/json', AUTH)
+    const failed = (body: string) => findingsOn(read406, split, answered(body)).filter((finding) => !finding.ok)
+    expect(failed('{"id":4,"name":"a","categoryId":1}')).toEqual([expect.objectContaining({ requirementId: 'getPet/returns-pet', message: expect.stringMatching(/pet 4\b/) })])
+    expect(failed('[{"id":406,"name":"a","categoryId":1},{"id":545,"name":"b","categoryId":1}]')).toEqual([expect.objectContaining({ requirementId: 'getPet/returns-pet' })])
+    // The pet the plain request names, or a refusal, is no other pet.
+    expect(failed('{"id":406,"name":"a","categoryId":1}')).toEqual([])
+    expect(findingsOn(read406, split, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
+  })
+
+  test('a create with the key that the target ends the connection on, cleanly and with no answer, fails the rule that names its answers; a reset or a timeout only goes unanswered', () => {
+    const gzipped = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Encoding: gzip', 'Content-Length: 43')
+    const labelled = { operator: 'add-field', valueClass: 'x', label: 'Content-Encoding', field: { name: 'Content-Encoding', value: 'gzip' } } as unknown as Edit
+    const read = readEdited({ head: CREATE_43, body: PET_43 }, { head: gzipped, body: PET_43 }, KEY)
+    const created = { response: { status: 201, headers: {}, body: '{}', bodyBytes: 2 } }
+    const lost = (message: string, kind: 'connection' | 'timeout' = 'connection') =>
+      judgeEditedAnswer(exchangeOf(gzipped, { failure: { kind, message } }), expectationOf(read.plain, read.edited, labelled, context), exchangeOf(CREATE_43, created), {})
+    expect(lost('connection failed: other side closed (UND_ERR_SOCKET)')).toEqual([expect.objectContaining({ requirementId: 'createPet/content-encoding', ok: false })])
+    // The same close in place of the plain create's own answer fails the rule that gives it that answer.
+    const plainCreate = judgeEditedAnswer(
+      exchangeOf(CREATE_43, { failure: { kind: 'connection', message: 'other side closed' } }),
+      judge(CREATE_43, CREATE_43, { plain: PET_43, edited: PET_43 }),
+      exchangeOf(CREATE_43, created),
+      {},
+    )
+    expect(plainCreate).toEqual([expect.objectContaining({ requirementId: 'createPet/equivalent-spellings', ok: false })])
+    expect(lost('connection failed: read ECONNRESET (ECONNRESET)')).toEqual([])
+    expect(lost('no complete answer within 1000 ms', 'timeout')).toEqual([])
+  })
+})
+
+const CREATE_43 = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 43')
+const PET_43 = '{"name":"n","categoryId":1,"status":"sold"}'

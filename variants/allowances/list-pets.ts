@@ -149,7 +149,7 @@ export const listPetsAllowances: Allowance[] = [
     allowedBy: INVALID_STATUS_WORDS,
     layer: 'service',
     group: 'invalid status',
-    warns: ['listPets/status-invalid-400'],
+    warns: ['listPets/status-invalid-400', 'listPets/status-spelled-otherwise'],
     wrap: (inner) => async (request) => {
       const status = request.query.get('status')
       const lower = status?.toLowerCase() ?? null

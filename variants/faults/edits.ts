@@ -172,6 +172,22 @@ export const editFaults: Variant[] = [
     },
   },
   {
+    name: 'gzip-label-ends-connection',
+    description:
+      'the HTTP layer gunzips a body labelled Content-Encoding: gzip before any handler runs (Tornado decompress_request), and ends the connection with no answer when the body is not gzip data (add a field)',
+    catches: ['createPet/content-encoding'],
+    provenByEdits: ['add-field'],
+    wrap: (reference) => async (request) => {
+      if (request.method !== 'POST' || !/gzip/i.test(request.headers['content-encoding'] ?? '')) return reference(request)
+      try {
+        gunzipSync(request.octets ?? Buffer.from(request.body, 'latin1'))
+        return reference(request)
+      } catch {
+        return { status: 400, headers: {}, body: '', delivery: { endWithoutAnswer: true } }
+      }
+    },
+  },
+  {
     name: 'ajax-lists-wrapped',
     description: 'a request that says X-Requested-With: XMLHttpRequest gets its list wrapped as {"data": [...]}, the way a framework branches on request.ajax() (add a field)',
     catches: ['responses/meaningless-fields-ignored'],

@@ -133,6 +133,32 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'status-stripped-before-filtering',
+    description:
+      "the status is read as Tornado's get_query_argument reads a value: control octets made spaces, then Unicode whitespace stripped, so status=sold%09 or %E3%80%80sold lists the sold pets",
+    catches: ['listPets/status-spelled-otherwise'],
+    wrap: (reference) => async (request) => {
+      const status = request.query.get('status')
+      if (!isListPets(request) || status === null) return reference(request)
+      const query = new URLSearchParams(request.query)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are the point: Tornado makes them spaces
+      query.set('status', status.replace(/[\x00-\x08\x0e-\x1f]/g, ' ').trim())
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'status-matched-in-any-case',
+    description: 'the status filter compares without case (a case-insensitive enum converter): status=SOLD lists the sold pets',
+    catches: ['listPets/status-spelled-otherwise'],
+    wrap: (reference) => async (request) => {
+      const status = request.query.get('status')
+      if (!isListPets(request) || status === null) return reference(request)
+      const query = new URLSearchParams(request.query)
+      query.set('status', status.toLowerCase())
+      return reference({ ...request, query })
+    },
+  },
+  {
     name: 'list-wrapped-in-object',
     description: 'GET /pets answers {"pets": [...]} instead of a bare array',
     catches: ['listPets/returns-pets', 'listPets/body-schema'],
