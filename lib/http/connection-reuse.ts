@@ -12,8 +12,13 @@ import { subscribe } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
 import { LoopStalls } from './loop-stalls.js'
 
-/** A close this soon after an answer is the target closing after that answer; a later one is an idle timeout, which HTTP allows unannounced. */
-export const CLOSE_AFTER_ANSWER_MS = 1_000
+/**
+ * A close this soon after an answer is the target closing after that answer; a later one is an idle timeout, which
+ * HTTP allows unannounced (RFC 9112 §9.5). The shortest idle timeout a server takes by default is Starman's 1 s (its
+ * closes came 915 to 1,000 ms after an answer): a window of 1 s read those as closes after an answer. Half of it
+ * leaves a close right after an answer room for the loop's hold-ups (closeSoonAfter) on a loaded machine.
+ */
+export const CLOSE_AFTER_ANSWER_MS = 500
 
 /** The last answer a connection carried, in words a report can quote. */
 export interface PreviousAnswer {

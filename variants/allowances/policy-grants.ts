@@ -136,7 +136,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'http-layer-refuses-malformed-host',
       'request-line-limit-4094',
       'connection-close',
-      'idle-connections-closed-after-2s',
+      'idle-connections-closed-after-900ms',
       'chunked-bodies',
       'many-small-chunks',
       'chunked-with-trailers',
