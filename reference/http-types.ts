@@ -37,6 +37,8 @@ export interface ServiceResponse {
     resetConnection?: boolean
     /** End the connection (a FIN) without writing any answer, the request read whole. */
     endWithoutAnswer?: boolean
+    /** To HEAD: the body written after the head all the same (which HTTP never sends to HEAD), then the connection ended. */
+    contentToHead?: boolean
     gzip?: boolean
     /** Content codings applied to the body, in the order they were applied (`Content-Encoding` lists them so); `gzip` is `['gzip']`. */
     codings?: ReadonlyArray<'gzip' | 'deflate' | 'br' | 'zstd'>

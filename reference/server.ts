@@ -1,5 +1,5 @@
 /** The HTTP side of the reference (and of its variants): node:http on a loopback port the OS picks. */
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, STATUS_CODES } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
@@ -79,6 +79,11 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   const chunked = chunkable && (delivery.chunked || delivery.chunks !== undefined || delivery.trailers !== undefined)
   if (!chunked) headers['content-length'] = String(body.length)
   if (chunked && delivery.trailers) headers.trailer = Object.keys(delivery.trailers).join(', ')
+  if (delivery.contentToHead && response.req.method === 'HEAD' && socket) {
+    // Past Node's own HEAD handling, which never writes content: the head and the body as one write, then the end.
+    const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`)
+    return void socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n${fields.join('')}\r\n${body.toString('latin1')}`, 'latin1')
+  }
   if (delivery.reasonPhrase !== undefined) response.writeHead(answer.status, delivery.reasonPhrase, headers)
   else response.writeHead(answer.status, headers)
   if (!chunked) return void response.end(body)
@@ -168,7 +173,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
             httpVersion: request.httpVersion,
             basePath: url.pathname.slice(0, BASE_PATH.length),
             path: url.pathname.slice(BASE_PATH.length),
-            target: rawTarget.replace(/^\/v1/i, ''),
+            target: rawTarget.slice(0, BASE_PATH.length).toLowerCase() === BASE_PATH ? rawTarget.slice(BASE_PATH.length) : rawTarget,
             rawTarget,
             query: url.searchParams,
             headers,

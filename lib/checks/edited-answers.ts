@@ -262,6 +262,13 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     ]
   }
   const findings: EditFinding[] = [answered]
+  const content = exchange.request.method === 'HEAD' ? exchange.response.contentAfterHead : undefined
+  if (content)
+    findings.push({
+      requirementId: 'responses/head-as-get',
+      ok: false,
+      message: `answered HEAD with ${content} octets of content after its head, which an answer to HEAD never has (RFC 9110 §9.3.2): a kept-alive connection would read them as the next answer`,
+    })
   const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet)
   if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).

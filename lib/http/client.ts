@@ -310,7 +310,9 @@ export class HttpClient {
       answered = true
       const headers = headerRecord(answer.headers)
       const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.bodies.gate)
-      outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength } }
+      const contentAfterHead = (answer as { contentAfterHead?: number }).contentAfterHead
+      const afterHead = contentAfterHead ? { contentAfterHead } : {}
+      outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength, ...afterHead } }
     } catch (error) {
       const classified = classify(error, timeoutMs, maxBodyBytes, stop, operation)
       const failure: TransportFailure = classified.kind === 'timeout' && !answered ? { ...classified, silent: true } : classified

@@ -87,7 +87,13 @@ export class TargetConnections {
   }
 
   /** An edited request: undici carries it with a marker, and the connection writes the registered head in its place. */
-  async wireRequest(origin: string, head: string, body: { body?: string | Buffer }, signal: AbortSignal, ownConnection: boolean): Promise<Dispatcher.ResponseData> {
+  async wireRequest(
+    origin: string,
+    head: string,
+    body: { body?: string | Buffer },
+    signal: AbortSignal,
+    ownConnection: boolean,
+  ): Promise<Dispatcher.ResponseData & { contentAfterHead?: number }> {
     if (!this.writesEditedRequests) {
       throw new Error('an edited request is written octet for octet on a connection of its own, which the suite does not do through a proxy')
     }
@@ -100,7 +106,7 @@ export class TargetConnections {
     const { heads, own, keptAlive } = this.wire
     const id = heads.register(head)
     try {
-      return await (ownConnection ? own : keptAlive).request({
+      const answer = await (ownConnection ? own : keptAlive).request({
         origin,
         // Never written (the registered head goes in its place): the target as written, where undici and the reports name the request.
         path: pathLabel(head),
@@ -110,6 +116,8 @@ export class TargetConnections {
         ...body,
         signal,
       })
+      const contentAfterHead = heads.contentAfterHead(id)
+      return contentAfterHead ? Object.assign(answer, { contentAfterHead }) : answer
     } finally {
       heads.forget(id)
     }

@@ -9,6 +9,8 @@ export interface RecordedResponse {
   /** The body as text, cut at the size cap. */
   body: string
   bodyBytes: number
+  /** To HEAD, written octet for octet: the octets the answer carried after its head (wire-heads.ts), which an answer to HEAD never has. */
+  contentAfterHead?: number
 }
 
 /**

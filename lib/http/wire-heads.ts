@@ -18,6 +18,8 @@ export class WireHeads {
   private next = 1
   private readonly heads = new Map<string, string>()
   private readonly versions = new Set<string>()
+  /** For each HEAD written, by its marker: the octets its answer carried after its head, as far as they were read. */
+  private readonly afterHead = new Map<string, number>()
 
   /** The HTTP versions the first answer on each connection was written in (`1.1`, `1.0`), as its status line says. */
   get answeredVersions(): ReadonlySet<string> {
@@ -31,9 +33,18 @@ export class WireHeads {
     return id
   }
 
-  /** Forgets a head that was not written (the request never went out). */
+  /** Forgets a head, written or not, and what was read after its answer's head. */
   forget(id: string): void {
     this.heads.delete(id)
+    this.afterHead.delete(id)
+  }
+
+  /**
+   * The octets the answer to a HEAD carried after its head, as far as undici read them before it was done with the
+   * connection: content, which an answer to HEAD never has (RFC 9110 §9.3.2), and which undici does not read as such.
+   */
+  contentAfterHead(id: string): number | undefined {
+    return this.afterHead.get(id)
   }
 
   /** A connector for undici whose sockets write the registered head in place of one that carries the marker. */
@@ -48,7 +59,7 @@ export class WireHeads {
   }
 
   private rewriteHeads(socket: Socket): void {
-    this.noteVersion(socket)
+    const reads = this.watchReads(socket)
     const interim = new InterimContinue(socket)
     const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean
     // undici writes a request's head as one latin1 string (its body, if any, follows as its own chunk).
@@ -59,6 +70,7 @@ export class WireHeads {
         if (id !== undefined && head !== undefined) {
           this.heads.delete(id)
           if (EXPECTS_CONTINUE.test(head)) interim.expect()
+          if (head.startsWith('HEAD ')) reads.headWritten(id)
           const done = rest.find((argument) => typeof argument === 'function')
           return done ? write(head, 'latin1', done) : write(head, 'latin1')
         }
@@ -67,19 +79,53 @@ export class WireHeads {
     }) as Socket['write']
   }
 
-  /** Notes the version the connection's first answer is written in (a server answers in one version; RFC 9112 §2.5). */
-  private noteVersion(socket: Socket): void {
+  /**
+   * Watches the octets the connection reads: the version its first answer is written in (a server answers in one
+   * version; RFC 9112 §2.5), and, after a HEAD, what its answer carries past its head (contentAfterHead).
+   */
+  private watchReads(socket: Socket): { headWritten: (id: string) => void } {
     const read = socket.read.bind(socket)
     let noted = false
+    let head: { id: string; read: string; past: boolean } | undefined
     socket.read = ((size?: number) => {
       const chunk = read(size) as Buffer | null
-      if (!noted && chunk !== null && chunk.length >= 9) {
+      if (chunk === null) return chunk
+      if (!noted && chunk.length >= 9) {
         noted = true
         const version = STATUS_LINE_VERSION.exec(chunk.toString('latin1', 0, 12))?.[1]
         if (version !== undefined) this.versions.add(version)
       }
+      if (head?.past) this.afterHead.set(head.id, (this.afterHead.get(head.id) ?? 0) + chunk.length)
+      else if (head) {
+        // The head may come in pieces: read up to the cap, then every octet past its end is content.
+        head.read += chunk.toString('latin1', 0, Math.min(chunk.length, HEAD_READ_CAP))
+        const end = finalHeadEnd(head.read)
+        if (end !== undefined) {
+          this.afterHead.set(head.id, head.read.length - end)
+          head = { ...head, read: '', past: true }
+        } else if (head.read.length >= HEAD_READ_CAP) head = undefined
+      }
       return chunk
     }) as Socket['read']
+    return {
+      headWritten: (id) => {
+        head = { id, read: '', past: false }
+      },
+    }
+  }
+}
+
+/** The most of an answer's head read to find where it ends (undici's own cap on a head is 16 KiB by default). */
+const HEAD_READ_CAP = 64 * 1024
+
+/** Where the head of the final answer ends in the octets read (after any 1xx interim answers), or undefined while it has not. */
+function finalHeadEnd(read: string): number | undefined {
+  let at = 0
+  for (;;) {
+    const end = read.indexOf('\r\n\r\n', at)
+    if (end < 0) return undefined
+    if (!/^HTTP\/1\.[01] 1\d\d/.test(read.slice(at, at + 12))) return end + 4
+    at = end + 4
   }
 }
 

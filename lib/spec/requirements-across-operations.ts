@@ -152,7 +152,7 @@ export const acrossOperationRequirements = {
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
     source: 'RFC 9110 §9.1, §9.3.2 (no policy row: docs/decisions.md proposes one)',
     decision:
-      'HEAD in place of the plain list and get requests gets the status GET gets (RFC 9110 §9.1: every general-purpose server MUST support HEAD); a 405 or any other status warns. Without the key, a 2xx to HEAD is a failure of auth/no-access-without-key (MUST), like any request.',
+      'HEAD in place of the plain list and get requests gets the status GET gets (RFC 9110 §9.1: every general-purpose server MUST support HEAD); a 405 or any other status warns, and so does an answer to HEAD, with the key or without, that carries content after its head (RFC 9110 §9.3.2), which a kept-alive connection would read as the next answer. Without the key, a 2xx to HEAD is a failure of auth/no-access-without-key (MUST), like any request.',
     reportedByRun: true,
   }),
   'auth/options-without-key': must({

@@ -114,6 +114,17 @@ export const httpPartFaults: Variant[] = [
     wrap: (reference) => async (request) => (request.method === 'HEAD' && !request.outside ? errorResponse(404, 'not_found', 'no route for HEAD') : reference(request)),
   },
   {
+    name: 'head-answered-with-content',
+    description:
+      "an answer to HEAD carries its body after its head all the same, as a middleware outside the framework's HEAD handling writes it (Dancer2 on Starman): a kept-alive connection reads it as the next answer (other-method)",
+    catches: ['responses/head-as-get'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      return request.method === 'HEAD' ? { ...answer, delivery: { ...answer.delivery, contentToHead: true } } : answer
+    },
+  },
+  {
     name: 'chunked-bodies-read-as-empty',
     description: 'the body reader reads Content-Length octets only: a chunked request body is read as empty and refused 400 with an Error body (framing)',
     catches: ['responses/message-forms'],
