@@ -29,6 +29,7 @@ export const EVERY_EXCHANGE_SOURCES = {
   'getPet/body-schema': 'answer schemas',
   'errors/body-schema': 'error answers',
   'errors/status-matches-http': 'error status',
+  'responses/405-allow': 'Allow on 405',
   // Across the run's creates, by DistinctIds (distinct-ids.ts): every 201 of a create is held to the ids before it.
   'createPet/ids-unique': 'distinct ids',
 } as const satisfies Partial<Record<RequirementId, RuleSourceId>>
@@ -69,6 +70,18 @@ function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
   if (exchange.reading) return exchange.reading.key
   const { headers } = exchange.request
   return headers.authorization === undefined ? 'none' : keyInValue(headers.authorization, apiKey)
+}
+
+/**
+ * A 405 says which methods the resource has, in Allow (RFC 9110 §15.5.6; gin 1.8's HandleMethodNotAllowed leaves it
+ * out): judged on every answer, a probe's included, but not on an HTTP layer's refusal in its own words.
+ */
+function allowResults(exchange: OperationExchange): IncidentalResult[] {
+  const response = exchange.response
+  if (response?.status !== 405 || (exchange.reading && refusableInOwnWords(exchange.reading) !== undefined)) return []
+  return response.headers.allow === undefined
+    ? [{ requirementId: 'responses/405-allow', ok: false, message: `answered 405 to ${exchange.request.method} without an Allow field` }]
+    : [{ requirementId: 'responses/405-allow', ok: true }]
 }
 
 /**
@@ -117,7 +130,7 @@ function listLengthResults(exchange: OperationExchange, value: unknown): Inciden
 export function incidentalResults(exchange: OperationExchange, now: Date, apiKey: string): IncidentalResult[] {
   const response = exchange.response
   if (!response) return []
-  const access = accessResult(exchange, apiKey)
+  const access = [...accessResult(exchange, apiKey), ...allowResults(exchange)]
   // A path the spec does not name is judged only by the check that probed it, and by the key.
   if (exchange.operation === 'probe') return access
   // From its removal date getPet may be gone (a 404 page, a 410): its answers no longer bear on the rules of every answer.

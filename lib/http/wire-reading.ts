@@ -43,16 +43,21 @@ export interface KeyedReading extends WireReading {
   hostElsewhere?: string
 }
 
+/** `%2F` in a path: a slash that is data (RFC 3986 §2.2), which many HTTP layers will not pass on. */
+const ESCAPED_SLASH = /%2F/i
+
 /**
  * Why an HTTP layer may answer the request with a refusal in its own words, whatever the service's rules say: HTTP
- * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), or its Host
- * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1).
+ * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), its Host
+ * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1), or its path holds an escaped slash.
  */
 export function refusableInOwnWords(reading: KeyedReading): string | undefined {
   if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
   if (reading.hostElsewhere !== undefined)
     return `the Host ${JSON.stringify(reading.hostElsewhere)} names another authority than the plain request's, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
   if (reading.longLine) return `a request line over ${LONG_REQUEST_LINE.toLocaleString('en')} octets, which some HTTP layers refuse (RFC 9112 §3: 414)`
+  if (ESCAPED_SLASH.test(reading.target.split('?')[0] ?? ''))
+    return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
   return undefined
 }
 

@@ -213,8 +213,9 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     edits: isNumericPart,
     classes: (model, part, text) => {
       const values = [text, String(BigInt(text) + 7n)]
-      return NOTATION_CLASSES.flatMap((notationClass) =>
-        values.map((digits, which) => {
+      const inTarget = URI_PARTS.has(part.kind)
+      return NOTATION_CLASSES.filter((notationClass) => inTarget || !notationClass.targetOnly).flatMap((notationClass) =>
+        (notationClass.targetOnly ? values.slice(0, 1) : values).map((digits, which) => {
           const name = `${notationClass.name}, ${which === 0 ? 'same value' : 'another value'}`
           return lazyClass(name, notationClass.spellings, (spelling) => {
             const notation = spelling.spell(digits)

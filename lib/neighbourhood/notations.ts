@@ -2,15 +2,18 @@
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
  * infinities and NaN (what a parser that reads a double first overflows on), thousands of digits (past a bounded
- * reader's limit), a format suffix (`5.json`, which
- * routers read as a format), digits of other scripts, whitespace a parser may drop, leading zeros. Some are a decimal
- * integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says which (edit-oracle.ts).
+ * reader's limit), a format suffix (`5.json`, which routers read as a format), a slash (`5%2F` in a path, which a
+ * router that decodes first reads as `5/`), digits of other scripts, whitespace a parser may drop, leading zeros.
+ * Some are a decimal integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says
+ * which (edit-oracle.ts).
  */
 import { LENIENT_NOTATIONS, OTHER_NOTATIONS, type Spelling } from '../spec/spellings.js'
 
 export interface NotationClass {
   name: string
   spellings: readonly Spelling[]
+  /** A class that shows only in the request-target, of the value the plain request names: not in a body, nor of another value. */
+  targetOnly?: true
 }
 
 const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.filter((spelling) => pattern.test(spelling.label))
@@ -82,6 +85,13 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // the number is out of range anyway. Its request line stays within the 8,000 octets RFC 9112 §3 recommends a server take.
     name: 'thousands of digits',
     spellings: [{ label: 'a number of 4,400 digits', spell: (digits) => `${digits}${'9'.repeat(4_400)}`.slice(0, 4_400) }],
+  },
+  {
+    // A slash after the digits, escaped where the number is a URI part (`5%2F`): a router that decodes the path before
+    // it matches it reads `5/` (gin redirects it to the pet, RedirectTrailingSlash).
+    name: 'a slash',
+    spellings: [{ label: 'a slash after it, 5/', spell: (digits: string) => `${digits}/` }],
+    targetOnly: true,
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
   { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },

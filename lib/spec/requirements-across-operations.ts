@@ -147,6 +147,14 @@ export const acrossOperationRequirements = {
       'The plain requests sent as HTTP/1.0, with an absolute-form target, with the body chunked (in one chunk, in many, with a chunk extension, with a trailer) or after Expect: 100-continue mean what they mean plainly, and get the plain answer: a different answer, or the HTTP layer refusing the form in its own words, warns. Every invariant still holds at MUST (no 5xx, no 2xx without the key, nothing created by a refused create).',
     reportedByRun: true,
   }),
+  'responses/405-allow': should({
+    title: 'a 405 answer says which methods the resource has, in Allow',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: 'RFC 9110 §15.5.6 (no policy row: docs/decisions.md proposes one)',
+    decision:
+      'Judged on every answer of the run, whichever request got it: a 405 without an Allow field warns (RFC 9110 §15.5.6: the origin server MUST send one), except where an HTTP layer may refuse the request in its own words. A run that gets no 405 leaves it inconclusive.',
+    reportedByRun: true,
+  }),
   'responses/head-as-get': should({
     title: 'HEAD is answered as GET is, without content',
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',

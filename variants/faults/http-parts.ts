@@ -125,6 +125,18 @@ export const httpPartFaults: Variant[] = [
     },
   },
   {
+    name: 'method-not-allowed-without-allow',
+    description: "a 405 to a method a route does not have comes without Allow, as gin 1.8's HandleMethodNotAllowed writes it (other-method)",
+    catches: ['responses/405-allow'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      if (answer.status !== 405) return answer
+      const { allow: _allow, ...headers } = answer.headers
+      return { ...answer, headers }
+    },
+  },
+  {
     name: 'chunked-bodies-read-as-empty',
     description: 'the body reader reads Content-Length octets only: a chunked request body is read as empty and refused 400 with an Error body (framing)',
     catches: ['responses/message-forms'],

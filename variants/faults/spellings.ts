@@ -109,6 +109,21 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'escaped-slash-redirected-to-pet',
+    description:
+      "the router matches the decoded path, and a trailing slash is redirected away (gin's RedirectTrailingSlash on URL.Path): GET /pets/1%2F is a 301 to /pets/1, after auth (notation)",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) => {
+        const raw = rawPetId(request)
+        const id = raw === undefined ? undefined : /^(.+)%2F$/i.exec(raw)?.[1]
+        if (id === undefined || request.headers.authorization !== `Bearer ${apiKey}`) return reference(request)
+        return { status: 301, headers: { location: `/v1/pets/${id}`, 'content-type': 'text/html' }, body: `<a href="/v1/pets/${id}">Moved Permanently</a>.` }
+      },
+  },
+  {
     name: 'petId-decoded-twice',
     description:
       "the petId is percent-decoded once more after the router decoded it (Go's url.PathUnescape on r.URL.Path, a framework behind a proxy that decoded already): GET /pets/%2531 is pet 1",
