@@ -49,8 +49,16 @@ describe('the command against the reference implementation', () => {
       runCli(['--seed', '9', '--concurrency', '16', '--num-runs', '12', '--sequences', '4']),
     ])
     expect([one.code, sixteen.code]).toEqual([0, 0])
+    // The store's size the survey saw is not the seed's: at concurrency 16 a check may create a pet before the survey's lists are answered.
+    const generated = (note: string) => note.replace(/the \d+ pets the store is known to hold/, 'the pets the store is known to hold')
     const verdicts = (outcome: typeof one) =>
-      outcome.results?.requirements.map((result) => `${result.id} ${result.verdict} ${result.observations.filter((note) => note.includes('generated')).join()}`)
+      outcome.results?.requirements.map(
+        (result) =>
+          `${result.id} ${result.verdict} ${result.observations
+            .filter((note) => note.includes('generated'))
+            .map(generated)
+            .join()}`,
+      )
     expect(verdicts(sixteen)).toEqual(verdicts(one))
     expect(verdicts(one)?.join('\n')).toMatch(/createPet\/echoes-fields pass 12 of 12 generated cases decided it \(seed 9\)/)
   })
