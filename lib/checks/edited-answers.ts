@@ -183,12 +183,14 @@ function refusalExpected(judgement: Judgement, status: number): boolean {
  * An answer to a message HTTP refuses, edited from a read of one pet, that shows another pet: the JDK's server reads
  * `GET /v1/pets/4 06 HTTP/1.1` as a read of pet 4 (the request line split at its first two spaces, the rest taken for
  * the version), and `GET /v1/pets /406` as the list. However a layer repairs the message, no edit reaches a pet
- * other than the one the plain request names (policy §2b, MUST); RFC 9112 §3 has it refused (400) or redirected.
+ * other than the one the plain request names (policy §2b, MUST); RFC 9112 §3 has it refused (400) or redirected. A
+ * list answers as another pet only where the request line was split at a space: a layer that cuts a target short at
+ * an octet it refuses serves the collection, which is no pet the edit named.
  */
-function otherPetReached(exchange: Exchange, named: bigint): EditFinding | undefined {
+function otherPetReached(exchange: Exchange, named: bigint, listsOthers: boolean): EditFinding | undefined {
   if (exchange.response?.status !== 200 || exchange.request.method === 'HEAD') return undefined
   const parsed = responseJson(exchange)
-  if (!parsed.ok) return undefined
+  if (!parsed.ok || (Array.isArray(parsed.value) && !listsOthers)) return undefined
   const shown = (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).filter(isJsonObject).map((pet) => integerField(pet.id))
   const other = shown.find((id) => id !== undefined && id !== named)
   return other === undefined
@@ -269,7 +271,7 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       ok: false,
       message: `answered HEAD with ${content} octets of content after its head, which an answer to HEAD never has (RFC 9110 §9.3.2): a kept-alive connection would read them as the next answer`,
     })
-  const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet)
+  const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet.id, expectation.namedPet.listsOthers)
   if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
   if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501))

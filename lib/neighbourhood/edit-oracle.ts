@@ -55,8 +55,13 @@ export interface Expectation {
   route?: Operation
   /** The path is below the base URL's own path as written (a path the service answers for, whether or not the spec names it). */
   underBase: boolean
-  /** For a message HTTP refuses, edited from a read of one pet: that pet's id. A layer that repairs the message reads some request, never one of another pet (§2b). */
-  namedPet?: bigint
+  /**
+   * For a message HTTP refuses, edited from a read of one pet: that pet's id, and whether a list answers it as another
+   * pet would (a request line split at a space the edit put in the target). A layer that repairs the message reads some
+   * request, never one of another pet (§2b); a target with a `#` aside, whose fragment a server may drop (Node's own
+   * URL reading makes `/pets/4#06` pet 4).
+   */
+  namedPet?: { id: bigint; listsOthers: boolean }
   judgement: Judgement
 }
 
@@ -224,10 +229,11 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) {
     const named = routeOf(plain, context.baseSegments)
-    const judged = named.route === 'getPet' ? getPetJudgement(named.idSegment ?? '') : undefined
+    const judged = named.route === 'getPet' && !request.target.includes('#') ? getPetJudgement(named.idSegment ?? '') : undefined
+    const splitAtSpace = (request.head.slice(0, request.head.indexOf('\r\n') >>> 0).match(/ /g)?.length ?? 0) > 2
     return {
       ...base,
-      ...(judged?.kind === 'pet' ? { namedPet: judged.id } : {}),
+      ...(judged?.kind === 'pet' ? { namedPet: { id: judged.id, listsOthers: splitAtSpace } } : {}),
       judgement: { kind: 'invariants', source: 'a message HTTP refuses', why: `HTTP refuses the message as written (${request.invalid})` },
     }
   }

@@ -455,6 +455,11 @@ describe('what an edited request may not get in place of an answer', () => {
     expect(failed('[{"id":406,"name":"a","categoryId":1},{"id":545,"name":"b","categoryId":1}]')).toEqual([expect.objectContaining({ requirementId: 'getPet/returns-pet' })])
     // The pet the plain request names, or a refusal, is no other pet.
     expect(failed('{"id":406,"name":"a","categoryId":1}')).toEqual([])
+    // A fragment a server drops (Node reads /pets/4#06 as pet 4), and a target cut short into the collection, are no other pet the edit reached.
+    const fragment = head('GET /v1/pets/4#06 HTTP/1.1', 'Accept: application/json', AUTH)
+    expect(findingsOn(read406, fragment, answered('{"id":4,"name":"a","categoryId":1}')).filter((finding) => !finding.ok)).toEqual([])
+    const control = head('GET /v1/pets/\x01406 HTTP/1.1', 'Accept: application/json', AUTH)
+    expect(findingsOn(read406, control, answered('[{"id":545,"name":"b","categoryId":1}]')).filter((finding) => !finding.ok)).toEqual([])
     expect(findingsOn(read406, split, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
   })
 
