@@ -71,6 +71,12 @@ export function mapAnswers(map: (answer: ServiceResponse, request: ServiceReques
 
 export type Fields = { [key: string]: JsonValue }
 
+/** The same answer without a header (its name in lower case). */
+export function withoutHeader(response: ServiceResponse, name: string): ServiceResponse {
+  const { [name]: _dropped, ...headers } = response.headers
+  return { ...response, headers }
+}
+
 /** The reference, with each pet in the `status` answers of matching requests rewritten (a list's pets one by one). */
 export function rewritePets(matches: (request: ServiceRequest) => boolean, status: number, rewrite: (pet: Fields) => unknown): Variant['wrap'] {
   const one = (value: JsonValue) => (isJsonObject(value) ? rewrite(value) : value)

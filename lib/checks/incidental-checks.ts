@@ -9,7 +9,7 @@
 import { isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import { type KeyState, keyInValue, refusableInOwnWords } from '../http/wire-reading.js'
+import { type KeyState, keyInValue } from '../http/wire-reading.js'
 import { listJudgement } from '../neighbourhood/operation-judgements.js'
 import { GET_PET_REMOVAL, type RequirementId } from '../spec/catalogue.js'
 import type { Operation, OperationExchange } from '../spec/petstore-api.js'
@@ -78,7 +78,7 @@ function keyOf(exchange: OperationExchange, apiKey: string): KeyState {
  */
 function allowResults(exchange: OperationExchange): IncidentalResult[] {
   const response = exchange.response
-  if (response?.status !== 405 || (exchange.reading && refusableInOwnWords(exchange.reading) !== undefined)) return []
+  if (response?.status !== 405 || exchange.reading?.ownWords !== undefined) return []
   return response.headers.allow === undefined
     ? [{ requirementId: 'responses/405-allow', ok: false, message: `answered 405 to ${exchange.request.method} without an Allow field` }]
     : [{ requirementId: 'responses/405-allow', ok: true }]
@@ -143,7 +143,7 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   // 100-continue: responses/message-forms warns), of a request line longer than it takes, of a Host it does not serve
   // (as the edit oracle reads them); and 501 for a method the service does not have.
   const refusal = status >= 400 && status < 500
-  if (refusal && wire && (refusableInOwnWords(wire) !== undefined || wire.otherForms.length > 0)) return results
+  if (refusal && wire && (wire.ownWords !== undefined || wire.otherForms.length > 0)) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

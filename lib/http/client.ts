@@ -8,6 +8,7 @@
  * memory (caps.ts), failures in words (transport-failures.ts) and the records of evidence (attempt-records.ts).
  */
 import PQueue from 'p-queue'
+import type { Dispatcher } from 'undici'
 import { headerRecord, keptForHar } from './attempt-records.js'
 import { readBody } from './body-reader.js'
 import { BodyMemory, mayCreate, WriteBudget } from './caps.js'
@@ -295,7 +296,7 @@ export class HttpClient {
     try {
       const { origin } = new URL(request.url)
       const body = request.body !== undefined ? { body: request.bodyIsOctets ? Buffer.from(request.body, 'latin1') : request.body } : {}
-      const answer =
+      const answer: Dispatcher.ResponseData & { contentAfterHead?: number } =
         request.wire !== undefined
           ? await this.connections.wireRequest(origin, request.wire, body, signal, fresh)
           : await this.connections.request(fresh, {
@@ -310,8 +311,7 @@ export class HttpClient {
       answered = true
       const headers = headerRecord(answer.headers)
       const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.bodies.gate)
-      const contentAfterHead = (answer as { contentAfterHead?: number }).contentAfterHead
-      const afterHead = contentAfterHead ? { contentAfterHead } : {}
+      const afterHead = answer.contentAfterHead ? { contentAfterHead: answer.contentAfterHead } : {}
       outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength, ...afterHead } }
     } catch (error) {
       const classified = classify(error, timeoutMs, maxBodyBytes, stop, operation)

@@ -8,6 +8,7 @@
 import type { Socket } from 'node:net'
 import type { ConnectionOptions } from 'node:tls'
 import { buildConnector } from 'undici'
+import { MAX_HEADER_BYTES } from './transport-failures.js'
 
 /** The field a request's head carries in place of the head it stands for. */
 export const WIRE_MARKER_FIELD = 'x-petstore-conformance-wire'
@@ -97,13 +98,13 @@ export class WireHeads {
       }
       if (head?.past) this.afterHead.set(head.id, (this.afterHead.get(head.id) ?? 0) + chunk.length)
       else if (head) {
-        // The head may come in pieces: read up to the cap, then every octet past its end is content.
-        head.read += chunk.toString('latin1', 0, Math.min(chunk.length, HEAD_READ_CAP))
+        // The head may come in pieces: read up to the cap undici reads a head to, then every octet past its end is content.
+        head.read += chunk.toString('latin1', 0, Math.min(chunk.length, MAX_HEADER_BYTES))
         const end = finalHeadEnd(head.read)
         if (end !== undefined) {
           this.afterHead.set(head.id, head.read.length - end)
           head = { ...head, read: '', past: true }
-        } else if (head.read.length >= HEAD_READ_CAP) head = undefined
+        } else if (head.read.length >= MAX_HEADER_BYTES) head = undefined
       }
       return chunk
     }) as Socket['read']
@@ -114,9 +115,6 @@ export class WireHeads {
     }
   }
 }
-
-/** The most of an answer's head read to find where it ends (undici's own cap on a head is 16 KiB by default). */
-const HEAD_READ_CAP = 64 * 1024
 
 /** Where the head of the final answer ends in the octets read (after any 1xx interim answers), or undefined while it has not. */
 function finalHeadEnd(read: string): number | undefined {

@@ -41,6 +41,8 @@ export interface KeyedReading extends WireReading {
   key: KeyState
   /** The Host as written, when it names another authority than the plain request's (hostOtherThan). */
   hostElsewhere?: string
+  /** Why an HTTP layer may refuse it in its own words (refusableInOwnWords), worked out once, with the reading. */
+  ownWords?: string
 }
 
 /** `%2F` in a path: a slash that is data (RFC 3986 §2.2), which many HTTP layers will not pass on. */
@@ -51,7 +53,7 @@ const ESCAPED_SLASH = /%2F/i
  * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), its Host
  * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1), or its path holds an escaped slash.
  */
-export function refusableInOwnWords(reading: KeyedReading): string | undefined {
+export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): string | undefined {
   if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
   if (reading.hostElsewhere !== undefined)
     return `the Host ${JSON.stringify(reading.hostElsewhere)} names another authority than the plain request's, which a server may refuse (RFC 9110 §7.4, §4.2.1)`

@@ -9,8 +9,7 @@ import { numberedCreate } from './plain-requests.js'
 import { type RequestReading, readEdited } from './request-reading.js'
 
 export interface EditAsSent {
-  /** The plain request, written with the same number. */
-  plain: WireRequest
+  /** The plain request, written with the same number, as read. */
   plainReading: RequestReading
   wire: WireRequest
   reading: RequestReading
@@ -27,5 +26,5 @@ export function editAsSent(edit: { plain: { model: RequestModel }; model: Reques
     wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
     read = readEdited(plain, wire, apiKey)
   }
-  return { plain, plainReading: read.plain, wire, reading: read.edited, keptAlive: mayKeepAlive && read.edited.invalid === undefined }
+  return { plainReading: read.plain, wire, reading: read.edited, keptAlive: mayKeepAlive && read.edited.invalid === undefined }
 }

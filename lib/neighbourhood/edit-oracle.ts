@@ -7,7 +7,7 @@
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
 import { RecentlyUsed } from '../http/recently-used.js'
-import { fieldValues, type KeyState, keyOfFields, refusableInOwnWords } from '../http/wire-reading.js'
+import { fieldValues, type KeyState, keyOfFields } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
 import type { RuleSourceId } from '../spec/rule-sources.js'
@@ -45,7 +45,8 @@ export interface Expectation {
   invalidMessage?: string
   /**
    * Why an HTTP layer may refuse the request in its own words (refusableInOwnWords): HTTP refuses it as written, its
-   * request line is longer than some layers take, or its Host names another authority. Any 4xx answers it.
+   * request line is longer than some layers take, its Host names another authority, or its path holds an escaped
+   * slash. Any 4xx answers it.
    */
   ownWords?: string
   /** A method the spec does not name, HEAD aside: 405, or 501 (RFC 9110 §9.1), answers it. */
@@ -186,7 +187,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
   const allowed = allowedAnswers(request, key, context.apiKey)
-  const ownWords = refusableInOwnWords(request)
+  const { ownWords } = request
   const base = {
     key,
     allowed,

@@ -4,7 +4,7 @@
  * HTTP layer may refuse it in its own words. The edit oracle judges this value, the exchange carries it, and the
  * rules of every answer judge it again from there: nothing reads the head a second time.
  */
-import { fieldValues, hostOtherThan, type KeyedReading, keyOfWire, readWire } from '../http/wire-reading.js'
+import { fieldValues, hostOtherThan, type KeyedReading, keyOfWire, readWire, refusableInOwnWords } from '../http/wire-reading.js'
 import { type ReadRequest, splitOnce } from './operation-judgements.js'
 
 /** A request read once from its head and body: what every judgement of it reads (the route, the key, the meaning). */
@@ -27,7 +27,7 @@ export function readRequest(wire: Written, apiKey: string, authority?: string): 
   const read = readWire(wire.head)
   const [path = '', query] = splitOnce(read.target, '?')
   const hostElsewhere = authority === undefined || read.invalid ? undefined : hostOtherThan(read.fields, authority)
-  return {
+  const reading = {
     ...read,
     head: wire.head,
     path: path.split('/').slice(1),
@@ -36,6 +36,8 @@ export function readRequest(wire: Written, apiKey: string, authority?: string): 
     key: keyOfWire(wire.head, apiKey, read.fields),
     ...(hostElsewhere !== undefined ? { hostElsewhere } : {}),
   }
+  const ownWords = refusableInOwnWords(reading)
+  return ownWords === undefined ? reading : { ...reading, ownWords }
 }
 
 /** A plain request and an edit of it, each read once: the edit against the authority the plain one names. */

@@ -1,7 +1,7 @@
 /** How a conformant service may read the key and say it wants one: the SHOULDs of the Bearer scheme and of the challenge. */
 import { errorResponse } from '../../reference/handler.js'
 import type { Handler } from '../../reference/http-types.js'
-import { mapAnswers } from '../variant.js'
+import { mapAnswers, withoutHeader } from '../variant.js'
 import type { Allowance } from './allowance.js'
 
 /** Refuses with 401 and an Error body, before anything else, the Authorization values `refuses` picks. */
@@ -41,11 +41,7 @@ export const authAllowances: Allowance[] = [
     layer: 'answers',
     group: 'challenge',
     warns: ['auth/www-authenticate'],
-    wrap: mapAnswers((answer) => {
-      if (answer.status !== 401) return answer
-      const { 'www-authenticate': _challenge, ...headers } = answer.headers
-      return { ...answer, headers }
-    }),
+    wrap: mapAnswers((answer) => (answer.status === 401 ? withoutHeader(answer, 'www-authenticate') : answer)),
   },
   {
     id: 'www-authenticate-several-challenges',

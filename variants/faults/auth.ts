@@ -4,7 +4,7 @@ import { schemaViolations } from '../../lib/spec/schemas.js'
 import { bearerToken, decodedSegment, errorResponse } from '../../reference/handler.js'
 import { type Allowance, warnedFaultOf } from '../allowances/allowance.js'
 import { authAllowances } from '../allowances/auth.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, type Variant, withValidKey } from '../variant.js'
+import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 export const authFaults: Variant[] = [
   {
@@ -55,12 +55,7 @@ export const authFaults: Variant[] = [
     name: 'challenge-only-without-credentials',
     description: 'a 401 carries WWW-Authenticate only when no Authorization came; one to a wrong key has none (RFC 6750 §3 asks for it on both)',
     catches: ['auth/www-authenticate'],
-    wrap: (reference) => async (request) => {
-      const answer = await reference(request)
-      if (answer.status !== 401 || request.headers.authorization === undefined) return answer
-      const { 'www-authenticate': _challenge, ...headers } = answer.headers
-      return { ...answer, headers }
-    },
+    wrap: mapAnswers((answer, request) => (answer.status === 401 && request.headers.authorization !== undefined ? withoutHeader(answer, 'www-authenticate') : answer)),
   },
   {
     name: 'missing-header-allowed-on-list',

@@ -1,7 +1,7 @@
 /** Faults of what every answer must be: Error bodies that are almost right, media types, server errors. */
 import { isJsonObject, JsonNumber } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader } from '../variant.js'
+import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader, withoutHeader } from '../variant.js'
 
 const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>) =>
   mapAnswers((answer) => (answer.status >= 400 ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
@@ -59,11 +59,7 @@ export const errorsAndResponsesFaults: Variant[] = [
     name: 'created-without-content-type',
     description: 'the 201 answer of POST /pets has no Content-Type',
     catches: ['responses/json-content-type'],
-    wrap: mapAnswers((answer, request) => {
-      if (!isCreatePet(request) || answer.status !== 201) return answer
-      const { 'content-type': _dropped, ...headers } = answer.headers
-      return { ...answer, headers }
-    }),
+    wrap: mapAnswers((answer, request) => (isCreatePet(request) && answer.status === 201 ? withoutHeader(answer, 'content-type') : answer)),
   },
   {
     name: 'list-500-when-store-large',

@@ -6,7 +6,7 @@
  */
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
-import { isCreatePet, isListPets, mapJsonBody, type Variant, withValidKey } from '../variant.js'
+import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 /** A JSON object's text with each repeated member name keeping its first value (a first-wins parser's reading), or undefined when no name repeats. */
 function firstMembersWin(text: string): string | undefined {
@@ -119,22 +119,14 @@ export const httpPartFaults: Variant[] = [
       "an answer to HEAD carries its body after its head all the same, as a middleware outside the framework's HEAD handling writes it (Dancer2 on Starman): a kept-alive connection reads it as the next answer (other-method)",
     catches: ['responses/head-as-get'],
     provenByEdits: ['other-method'],
-    wrap: (reference) => async (request) => {
-      const answer = await reference(request)
-      return request.method === 'HEAD' ? { ...answer, delivery: { ...answer.delivery, contentToHead: true } } : answer
-    },
+    wrap: mapAnswers((answer, request) => (request.method === 'HEAD' ? { ...answer, delivery: { ...answer.delivery, contentToHead: true } } : answer)),
   },
   {
     name: 'method-not-allowed-without-allow',
     description: "a 405 to a method a route does not have comes without Allow, as gin 1.8's HandleMethodNotAllowed writes it (other-method)",
     catches: ['responses/405-allow'],
     provenByEdits: ['other-method'],
-    wrap: (reference) => async (request) => {
-      const answer = await reference(request)
-      if (answer.status !== 405) return answer
-      const { allow: _allow, ...headers } = answer.headers
-      return { ...answer, headers }
-    },
+    wrap: mapAnswers((answer) => (answer.status === 405 ? withoutHeader(answer, 'allow') : answer)),
   },
   {
     name: 'chunked-bodies-read-as-empty',
