@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { ConnectionOptions } from 'node:tls'
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici'
+import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool } from 'undici'
 import type { ProxySettings } from './exchange.js'
 import { tlsAlertOf } from './tls-alert.js'
 import { MAX_HEADER_BYTES } from './transport-failures.js'
@@ -44,8 +44,13 @@ export class TargetConnections {
    * closing a connection unannounced, every POST goes on it, since a POST lost that way is never sent again.
    */
   private freshConnections?: Dispatcher
-  /** The connections of edited requests (of their own, and kept alive), and the heads they write (wire-heads.ts): made when first needed. */
-  private wire?: { heads: WireHeads; own: Dispatcher; keptAlive: Dispatcher }
+  /**
+   * The connections of edited requests, and the heads they write (wire-heads.ts): made when first needed. `own` holds
+   * a pool per origin whose connections each carry one request (pipelining 0): an Agent drops an origin's pool as soon
+   * as it has no connection open, which for connections of their own is after every request, and made a pool and a
+   * client again for each of the run's ~1,200 edited requests that go on a connection of their own.
+   */
+  private wire?: { heads: WireHeads; own: Map<string, Pool>; keptAlive: Dispatcher }
   /** The TLS options to the target (trusted CAs, verification, client certificate). */
   private readonly targetTls: ConnectionOptions
 
@@ -101,12 +106,12 @@ export class TargetConnections {
       // Made once: one connector writes the registered heads for both agents.
       const heads = new WireHeads()
       const connect = heads.connector(this.targetTls)
-      this.wire = { heads, own: new Agent({ ...this.directOptions(), connect, pipelining: 0 }), keptAlive: new Agent({ ...this.directOptions(), connect }) }
+      this.wire = { heads, own: new Map(), keptAlive: new Agent({ ...this.directOptions(), connect }) }
     }
-    const { heads, own, keptAlive } = this.wire
+    const { heads, keptAlive } = this.wire
     const id = heads.register(head)
     try {
-      const answer = await (ownConnection ? own : keptAlive).request({
+      const answer = await (ownConnection ? this.ownConnectionPool(origin) : keptAlive).request({
         origin,
         // Never written (the registered head goes in its place): the target as written, where undici and the reports name the request.
         path: pathLabel(head),
@@ -121,6 +126,17 @@ export class TargetConnections {
     } finally {
       heads.forget(id)
     }
+  }
+
+  /** The pool of `origin` whose connections each carry one edited request, made when first needed. */
+  private ownConnectionPool(origin: string): Pool {
+    const wire = this.wire as NonNullable<typeof this.wire>
+    let pool = wire.own.get(origin)
+    if (!pool) {
+      pool = new Pool(origin, { ...this.directOptions(), connect: wire.heads.connector(this.targetTls), pipelining: 0 })
+      wire.own.set(origin, pool)
+    }
+    return pool
   }
 
   /** The options of a direct agent: those of the run's agent less the proxies'. */
@@ -155,11 +171,17 @@ export class TargetConnections {
 
   /** Closes the connections once the requests in flight have their answers. */
   async close(): Promise<void> {
-    await Promise.all([this.dispatcher.close(), this.freshConnections?.close(), this.wire?.own.close(), this.wire?.keptAlive.close()])
+    await Promise.all(this.dispatchers().map((dispatcher) => dispatcher.close()))
   }
 
   /** Closes the connections now, failing the requests still in flight. */
   async destroy(): Promise<void> {
-    await Promise.all([this.dispatcher.destroy(), this.freshConnections?.destroy(), this.wire?.own.destroy(), this.wire?.keptAlive.destroy()])
+    await Promise.all(this.dispatchers().map((dispatcher) => dispatcher.destroy()))
+  }
+
+  /** Every dispatcher made so far. */
+  private dispatchers(): Dispatcher[] {
+    const { freshConnections, wire } = this
+    return [this.dispatcher, ...(freshConnections ? [freshConnections] : []), ...(wire ? [...wire.own.values(), wire.keptAlive] : [])]
   }
 }
