@@ -72,11 +72,12 @@ const loopStalls = new LoopStalls()
 
 /**
  * Whether a close seen `afterMs` after the answer handled at `answeredAt` came within CLOSE_AFTER_ANSWER_MS of it even
- * if the loop's hold-ups since just before the answer delayed the answer's handling and not the close's: on a loaded
- * machine an idle timeout must not read as a close right after an answer.
+ * if a hold-up of the loop delayed the answer's handling and not the close's: on a loaded machine an idle timeout must
+ * not read as a close right after an answer. A hold-up that began after the answer was handled only delays the
+ * close's handling, which makes the close seem later, never sooner: `afterMs` already holds it.
  */
 function closeSoonAfter(answeredAt: number, afterMs: number): boolean {
-  return afterMs + loopStalls.longestSince(answeredAt - CLOSE_AFTER_ANSWER_MS) <= CLOSE_AFTER_ANSWER_MS
+  return afterMs + loopStalls.longestBefore(answeredAt, answeredAt - CLOSE_AFTER_ANSWER_MS) <= CLOSE_AFTER_ANSWER_MS
 }
 
 const connections = new WeakMap<Socket, ConnectionState>()

@@ -49,9 +49,23 @@ export class LoopStalls {
    * loop was held up comes before the tick that would say so), each whole. 0 when nobody watches: nothing is known.
    */
   longestSince(from: number): number {
+    return this.longestWithin(from, Number.POSITIVE_INFINITY)
+  }
+
+  /**
+   * The longest hold-up under way at some moment between `from` and `handledAt`, each whole: what can have delayed an
+   * event handled at `handledAt` (it came during the hold-up, and was handled once it ended). A hold-up that began
+   * after it only delays what comes later.
+   */
+  longestBefore(handledAt: number, from: number): number {
+    return this.longestWithin(from, handledAt)
+  }
+
+  private longestWithin(from: number, until: number): number {
     if (this.watchers === 0) return 0
     const now = performance.now()
-    const current = now - this.lastTick - TICK_MS > STALL_MS ? now - (this.lastTick + TICK_MS) : 0
-    return Math.max(current, ...this.stalls.filter((stall) => stall.to >= from).map((stall) => stall.to - stall.from))
+    const began = this.lastTick + TICK_MS
+    const current = now - began > STALL_MS && began <= until ? now - began : 0
+    return Math.max(current, ...this.stalls.filter((stall) => stall.to >= from && stall.from <= until).map((stall) => stall.to - stall.from))
   }
 }

@@ -35,6 +35,9 @@ describe('the hold-ups of the event loop', () => {
       expect(stalls.longestSince(before)).toBeGreaterThanOrEqual(250)
       // A hold-up that ended before `from` is not counted.
       expect(stalls.longestSince(performance.now() + 1)).toBe(0)
+      // Nor, for what was handled before it began, one that came after: it delayed only what came later.
+      expect(stalls.longestBefore(before - 200, before - 700)).toBe(0)
+      expect(stalls.longestBefore(before + 100, before - 500)).toBeGreaterThanOrEqual(250)
     } finally {
       stalls.stop()
     }
