@@ -13,7 +13,8 @@ function normalizedPath(pathname: string): string {
     return /[A-Za-z0-9\-._~]/.test(character) ? character : encoded
   })
 }
-const MAX_REQUEST_BYTES = 1024 * 1024
+/** The largest request body the reference reads: past the 1 MiB an edge takes by default, so a variant can play that edge. */
+const MAX_REQUEST_BYTES = 4 * 1024 * 1024
 
 export interface RunningServer {
   baseUrl: string
@@ -159,7 +160,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     if (resetting.has(request.socket)) return void request.socket.resetAndDestroy()
     try {
       const octets = await readBody(request)
-      if (octets === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 1 MiB'))
+      if (octets === undefined) return await write(response, errorResponse(413, 'too_large', 'the request body is over 4 MiB'))
       const body = octets.toString('utf8')
       // On this request's own record: other requests may have arrived while the body was read.
       if (body) record.body = body

@@ -274,7 +274,8 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet.id, expectation.namedPet.listsOthers)
   if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
-  if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501))
+  const versionRefused = status === 505 && expectation.unsupportedVersion !== undefined
+  if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501) && !versionRefused)
     findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
   // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
   const allowed = expectation.allowed.filter((answer) => answer.status === status)

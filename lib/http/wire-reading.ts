@@ -31,6 +31,12 @@ export interface WireReading {
    * server wishes to parse gets 414).
    */
   longLine?: true
+  /**
+   * The version a server may read in a request line HTTP refuses and refuse with 505 (RFC 9110 §15.6.6): the line ended
+   * at its first bare CR or LF (RFC 9112 §2.2 lets a recipient end a line at a bare LF), its words split at spaces, and
+   * no HTTP/1.x where the version stands (`GET /pets/1` alone is the HTTP/0.9 form, which Jetty answers 505).
+   */
+  unsupportedVersion?: string
 }
 
 /** The request-line length past which a server may refuse a request in its HTTP layer's own words (gunicorn's limit is 4,094). */
@@ -60,7 +66,17 @@ export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): st
   if (reading.longLine) return `a request line over ${LONG_REQUEST_LINE.toLocaleString('en')} octets, which some HTTP layers refuse (RFC 9112 §3: 414)`
   if (ESCAPED_SLASH.test(reading.target.split('?')[0] ?? ''))
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
+  if ((reading.method === 'GET' || reading.method === 'HEAD') && carriesContent(reading.fields))
+    return `content on a ${reading.method}, which has no meaning there and which some implementations refuse (RFC 9110 §9.3.1)`
   return undefined
+}
+
+/** Whether the head frames content: a Transfer-Encoding, or a Content-Length other than 0 (RFC 9112 §6.3). */
+function carriesContent(fields: readonly WireField[]): boolean {
+  return fields.some(({ name, value }) => {
+    const lower = name.toLowerCase()
+    return lower === 'transfer-encoding' || (lower === 'content-length' && value.trim() !== '0')
+  })
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -83,6 +99,19 @@ export function readWire(head: string): WireReading {
   const reading = recentReadings.get(head) ?? readHead(head)
   recentReadings.set(head, reading)
   return reading
+}
+
+/** A version of HTTP/1 (a minor version past 1.1 too: RFC 9110 §2.5 has a server read it as the highest it implements, so 505, which is for the major version, never refuses it). */
+const HTTP1 = /^HTTP\/1\.\d$/
+
+/** WireReading.unsupportedVersion: the version word a lenient reader finds in the request line, when it is no HTTP/1.x. */
+function unsupportedVersionOf(requestLine: string): string | undefined {
+  const words = (requestLine.split(/[\r\n]/)[0] ?? '').split(' ').filter((word) => word !== '')
+  if (words.length < 3) return 'none (the HTTP/0.9 form)'
+  const last = words[words.length - 1] as string
+  const third = words[2] as string
+  if (!HTTP1.test(last)) return last
+  return HTTP1.test(third) ? undefined : third
 }
 
 function readHead(head: string): WireReading {
@@ -131,12 +160,14 @@ function readHead(head: string): WireReading {
     if (expectations.length === 1 && expectations[0]?.toLowerCase() === '100-continue') otherForms.push('Expect: 100-continue')
     else problems.push(`Expect: ${expectations.join(', ')} is no expectation HTTP defines (a server may answer 417)`)
   }
+  const unsupported = problems.length > 0 ? unsupportedVersionOf(requestLine) : undefined
   return {
     method,
     target: originForm,
     fields,
     otherForms,
     ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}),
+    ...(unsupported !== undefined ? { unsupportedVersion: unsupported } : {}),
     ...(requestLine.length > LONG_REQUEST_LINE ? { longLine: true as const } : {}),
   }
 }

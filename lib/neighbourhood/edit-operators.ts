@@ -5,7 +5,7 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
-import { bodyText, dropUnit, duplicateUnit, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
+import { bodyText, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
 import { percentEncodedOctet } from '../spec/spellings.js'
 import { type ClassOptions, type Edit, type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
@@ -13,6 +13,7 @@ import { HTTP_PART_OPERATORS } from './http-part-operators.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
+import { dropUnit, duplicateUnit } from './unit-edits.js'
 
 export type { ClassOptions, Edit, EditClass, EditOperator }
 
@@ -61,9 +62,20 @@ export const OCTET_CLASSES: ReadonlyArray<{ name: string; values: readonly strin
   { name: 'UTF-8 of U+0080-U+00FF', values: Array.from({ length: 128 }, (_, index) => octetsOf(String.fromCharCode(0x80 + index))) },
 ]
 
-/** Every octet value, each a class of its own, and the UTF-8 forms past 0x7F as one class: for the key and the id. */
+const ASCII_LETTERS = Array.from({ length: 256 }, (_, octet) => String.fromCharCode(octet)).filter((octet) => /[A-Za-z]/.test(octet))
+const ASCII_DIGITS = [...'0123456789']
+
+/**
+ * Every octet value, each a class of its own, and the UTF-8 forms past 0x7F as one class: for the key and the id.
+ * ASCII letters and digits are a class each: the key's and the id's own alphabet, one as telling as another (a letter
+ * in the key is another token, a digit in the id another id; their case and notations are other operators' classes).
+ */
 const SWEEP_CLASSES: ReadonlyArray<{ name: string; values: readonly string[] }> = [
-  ...Array.from({ length: 256 }, (_, octet) => ({ name: `octet 0x${hex(octet)}`, values: [String.fromCharCode(octet)] })),
+  ...Array.from({ length: 256 }, (_, octet) => String.fromCharCode(octet))
+    .filter((octet) => !/[A-Za-z0-9]/.test(octet))
+    .map((octet) => ({ name: `octet 0x${hex(octet.charCodeAt(0))}`, values: [octet] })),
+  { name: 'an ASCII letter', values: ASCII_LETTERS },
+  { name: 'an ASCII digit', values: ASCII_DIGITS },
   ...OCTET_CLASSES.filter((octetClass) => octetClass.name.startsWith('UTF-8')),
 ]
 

@@ -43,6 +43,8 @@ export interface Expectation {
   allowed: AllowedAnswer[]
   /** Why HTTP refuses the message as written: a closed connection answers it too. */
   invalidMessage?: string
+  /** The version a lenient reader finds in the refused message's request line, no HTTP/1.x: 505 answers it too (WireReading.unsupportedVersion). */
+  unsupportedVersion?: string
   /**
    * Why an HTTP layer may refuse the request in its own words (refusableInOwnWords): HTTP refuses it as written, its
    * request line is longer than some layers take, its Host names another authority, or its path holds an escaped
@@ -162,6 +164,9 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   const bytes = request.body === undefined ? 0 : request.body.length
   if (bytes > BODY_LIMIT_BYTES) allowed.push({ status: 413, source: 'a body over 64 KiB', why: `a body of ${bytes} bytes, over 64 KiB: 413 with an Error body may come first` })
   if (key !== 'valid') return allowed
+  // POST /pets takes no parameter: a service may refuse one it does not know, as the lists may.
+  if (request.method === 'POST' && request.query)
+    allowed.push({ status: 400, source: 'a query the create does not take', why: `a query on the create (${request.query.slice(0, 60)}): 400 with an Error body may refuse it` })
   const accept = acceptOf(fieldValues(request.fields, 'accept'))
   if (!acceptAdmitsJson(accept))
     allowed.push({ status: 406, source: 'an Accept without JSON', why: `Accept: ${accept} admits no JSON: 406 with an Error body, or the answer in JSON` })
@@ -195,6 +200,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
     otherForms: request.otherForms,
     underBase,
     ...(request.invalid ? { invalidMessage: request.invalid } : {}),
+    ...(request.unsupportedVersion !== undefined ? { unsupportedVersion: request.unsupportedVersion } : {}),
     ...(ownWords ? { ownWords } : {}),
     ...(route ? { route } : {}),
   }

@@ -31,6 +31,8 @@ export const FIELD_DICTIONARY: readonly DictionaryField[] = [
   { name: 'X-Forwarded-Host', value: 'localhost', family: 'proxy', meaning: 'no meaning' },
   { name: 'X-Forwarded-Proto', value: 'https', family: 'proxy', meaning: 'no meaning' },
   { name: 'X-Forwarded-Port', value: '443', family: 'proxy', meaning: 'no meaning' },
+  // What gunicorn also reads as the scheme (secure_scheme_headers) and refuses, beside the X-Forwarded-Proto a proxy sets, with a 400 page of its own.
+  { name: 'X-Forwarded-Ssl', value: 'on', family: 'proxy', meaning: 'no meaning' },
   { name: 'X-Forwarded-Prefix', value: '/internal', family: 'proxy', meaning: 'no meaning' },
   { name: 'X-Real-IP', value: '127.0.0.1', family: 'proxy', meaning: 'no meaning' },
   { name: 'Via', value: '1.1 proxy.example', family: 'proxy', meaning: 'no meaning' },

@@ -69,6 +69,79 @@ export function duplicateWithValue(model: RequestModel, part: PartRef, value: st
   return edited
 }
 
+/** The boundary of a multipart body the add-content operator writes. */
+const MULTIPART_BOUNDARY = 'petstore-conformance-boundary'
+
+/**
+ * The parameters a read names, each with another value, as content would name them: the list's own query parameters
+ * (another limit, another status), or the pet's id as `petId` and `id` (the id below it, a pet a store that numbers its
+ * pets in turn holds). A framework that merges content into its parameters (scotty's `param`, PHP's `$_REQUEST`,
+ * Flask's `request.values`) reads them in place of the request's own.
+ */
+function parametersOtherwise(model: RequestModel): Array<{ name: string; value: string; number: boolean }> {
+  const id = model.segments.find((segment) => segment.role === 'id')?.text
+  if (id !== undefined && /^-?\d+$/.test(id)) {
+    const other = String(BigInt(id) > 1n ? BigInt(id) - 1n : BigInt(id) + 1n)
+    return ['petId', 'id'].map((name) => ({ name, value: other, number: true }))
+  }
+  return model.query.map((field) => {
+    const [other] = otherValues(model, { kind: 'query value', index: model.query.indexOf(field), label: '' }, field.value)
+    return { name: field.name, value: other?.values[0] ?? `${field.value}x`, number: field.name === 'limit' }
+  })
+}
+
+type ContentForm = 'urlencoded' | 'multipart' | 'JSON'
+
+/**
+ * The request with content that names its parameters otherwise, in the form `form` writes (and its Content-Type):
+ * beside the query, or `inPlace` of it (the target without a query), which a framework that lets the query win over
+ * the content (Rails' `params`) reads all the same.
+ */
+function withContent(model: RequestModel, form: ContentForm, inPlace = false): RequestModel {
+  const parameters = parametersOtherwise(model)
+  const [contentType, text] =
+    form === 'urlencoded'
+      ? ['application/x-www-form-urlencoded', new URLSearchParams(parameters.map(({ name, value }): [string, string] => [name, value])).toString()]
+      : form === 'multipart'
+        ? [
+            `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
+            `${parameters.map(({ name, value }) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('')}--${MULTIPART_BOUNDARY}--\r\n`,
+          ]
+        : ['application/json', JSON.stringify(Object.fromEntries(parameters.map(({ name, value, number }) => [name, number ? Number(value) : value])))]
+  const edited = clone(model)
+  return { ...edited, ...(inPlace ? { query: [] } : {}), headers: [...edited.headers, { name: 'Content-Type', value: contentType }], body: { text } }
+}
+
+/** A member's value as a query writes it: a JSON string's text, a number's digits. */
+function queryValueOf(json: string): string {
+  try {
+    const value: unknown = JSON.parse(json)
+    return typeof value === 'string' ? value : json
+  } catch {
+    return json
+  }
+}
+
+/**
+ * The create with a query naming its members: each with another valid value beside the body (`?name=another name&…`),
+ * or `moved`, the name taken out of the body into the query. A framework that merges the query into its parameters
+ * (Rails' `params`, PHP's `$_REQUEST`) stores the query's values, or takes the name the body lacks.
+ */
+function withQuery(model: RequestModel, moved: boolean): RequestModel {
+  const edited = clone(model)
+  const members = membersIn(edited)
+  if (moved) {
+    const at = members.findIndex((member) => member.name === 'name')
+    const [name] = at < 0 ? [] : members.splice(at, 1)
+    return { ...edited, query: name ? [{ name: 'name', value: encodeURIComponent(queryValueOf(name.value)) }] : [] }
+  }
+  const query = members.map((member, index) => {
+    const [other] = otherValues(model, { kind: 'member value', index, label: '' }, member.value)
+    return { name: member.name, value: encodeURIComponent(queryValueOf(other?.values[0] ?? member.value)) }
+  })
+  return { ...edited, query }
+}
+
 export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
   {
     id: 'differing-duplicate',
@@ -105,9 +178,12 @@ export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
   },
   {
     id: 'other-version',
-    title: 'send the request as HTTP/1.0',
+    title: 'send the request as HTTP/1.0, or as HTTP/1.2 (a minor version past any a server implements, which RFC 9110 §2.5 has it read as 1.1)',
     edits: (part) => part.kind === 'version',
-    classes: (model, part) => [lazyClass('HTTP/1.0', ['HTTP/1.0'], (version) => edit('other-version', part, 'HTTP/1.0', `sent as ${version}`, writePart(model, part, version)))],
+    classes: (model, part) =>
+      (['HTTP/1.0', 'HTTP/1.2'] as const).map((version) =>
+        lazyClass(version, [version], (chosen) => edit('other-version', part, version, `sent as ${chosen}`, writePart(model, part, chosen))),
+      ),
   },
   {
     id: 'target-form',
@@ -115,6 +191,41 @@ export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
     edits: (part) => part.kind === 'target form',
     classes: (model, part) => [
       lazyClass('absolute-form', ['absolute'], (form) => edit('target-form', part, 'absolute-form', 'the target in absolute-form', writePart(model, part, form))),
+    ],
+  },
+  {
+    id: 'add-content',
+    title:
+      'send a read with the key content that names its parameters with other values (a form, multipart, JSON), beside its query or in place of it: content on a GET has no meaning (RFC 9110 §9.3.1)',
+    // Without the key, any request is refused whatever it carries: content naming a limit is no way past the key.
+    edits: (part, _text, model) => part.kind === 'content' && model.authorization.length > 0,
+    classes: (model, part) => {
+      const made = (form: ContentForm, inPlace = false) =>
+        edit(
+          'add-content',
+          part,
+          inPlace ? 'the query as content' : form === 'JSON' ? 'a JSON body' : 'a form body',
+          `content naming the parameters otherwise, as ${form === 'JSON' ? 'JSON' : `a ${form} form`}${inPlace ? ', in place of the query' : ''}`,
+          withContent(model, form, inPlace),
+        )
+      return [
+        lazyClass('a form body', ['urlencoded', 'multipart'] as const, (form) => made(form)),
+        lazyClass('a JSON body', ['JSON'] as const, (form) => made(form)),
+        ...(model.query.length > 0 ? [lazyClass('the query as content', ['urlencoded', 'JSON'] as const, (form) => made(form, true))] : []),
+      ]
+    },
+  },
+  {
+    id: 'add-query',
+    title: 'send the create with the key and a query naming its members: with other values beside the body, or the name moved out of the body into the query',
+    edits: (part, _text, model) => part.kind === 'query' && model.method === 'POST' && model.authorization.length > 0 && membersIn(model).length > 0,
+    classes: (model, part) => [
+      lazyClass('the members as a query', [false], (moved) =>
+        edit('add-query', part, 'the members as a query', 'a query naming every member with another value', withQuery(model, moved)),
+      ),
+      lazyClass('a member moved to the query', [true], (moved) =>
+        edit('add-query', part, 'a member moved to the query', 'the name moved out of the body into the query', withQuery(model, moved)),
+      ),
     ],
   },
   {

@@ -3,7 +3,7 @@
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
  * infinities and NaN (what a parser that reads a double first overflows on), thousands of digits (past a bounded
  * reader's limit), a format suffix (`5.json`, which routers read as a format), a slash (`5%2F` in a path, which a
- * router that decodes first reads as `5/`), digits of other scripts, whitespace a parser may drop, leading zeros.
+ * router that decodes first reads as `5/`), dot segments after an escaped slash (`5%2F..%2F4`), digits of other scripts, whitespace a parser may drop, leading zeros.
  * Some are a decimal integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says
  * which (edit-oracle.ts).
  */
@@ -91,6 +91,16 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // it matches it reads `5/` (gin redirects it to the pet, RedirectTrailingSlash).
     name: 'a slash',
     spellings: [{ label: 'a slash after it, 5/', spell: (digits: string) => `${digits}/` }],
+    targetOnly: true,
+  },
+  {
+    // Dot segments joined to the number by escaped slashes (`5%2F..%2F4`, `.%2F5`): a server that decodes the path and then
+    // removes dot segments (Jetty) reads pet 4, or pet 5, where the segment as written is no integer.
+    name: 'dot segments',
+    spellings: [
+      { label: 'a dot-dot segment to the number below, 5/../4', spell: (digits: string) => `${digits}/../${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}` },
+      { label: 'a dot segment before it, ./5', spell: (digits: string) => `./${digits}` },
+    ],
     targetOnly: true,
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },

@@ -44,6 +44,8 @@ export function plainRequests(options: PlainRequestOptions): PlainRequest[] {
 /** A create's request with its number in place of the marker, wherever the edit left the marker. */
 export function numberedCreate(wire: WireRequest, number: number): WireRequest {
   const digits = String(number).padStart(CREATE_NUMBER_MARKER.length, '0')
-  if (wire.body === undefined || !wire.body.includes(CREATE_NUMBER_MARKER)) return wire
-  return { ...wire, body: wire.body.replaceAll(CREATE_NUMBER_MARKER, digits) }
+  // The name may have been moved into the target (the add-query operator): the number goes there too.
+  const head = wire.head.includes(CREATE_NUMBER_MARKER) ? wire.head.replaceAll(CREATE_NUMBER_MARKER, digits) : wire.head
+  if (wire.body === undefined || !wire.body.includes(CREATE_NUMBER_MARKER)) return head === wire.head ? wire : { ...wire, head }
+  return { ...wire, head, body: wire.body.replaceAll(CREATE_NUMBER_MARKER, digits) }
 }

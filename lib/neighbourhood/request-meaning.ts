@@ -58,6 +58,11 @@ export function mediaTypeOf(value: string): string | undefined {
   return [essence, ...params].join(';')
 }
 
+/** The pieces of a field value split at `separator` where it stands outside a quoted string (RFC 9110 §5.6.4: `x="a,b"` is one parameter). */
+function outsideQuotes(value: string, separator: ',' | ';'): string[] {
+  return value.match(separator === ',' ? /(?:[^,"]|"(?:[^"\\]|\\.)*"?)+|(?<=^|,)(?=,|$)/g : /(?:[^;"]|"(?:[^"\\]|\\.)*"?)+|(?<=^|;)(?=;|$)/g) ?? ['']
+}
+
 /**
  * Whether an Accept value admits application/json (RFC 9110 §12.5.1): the most specific range that covers it
  * (application/json, then application/*, then * /*) gives it a q above 0. Absent, Accept admits everything; present
@@ -67,8 +72,8 @@ export function mediaTypeOf(value: string): string | undefined {
 export function acceptAdmitsJson(value: string | undefined): boolean {
   if (value === undefined) return true
   let best: { specificity: number; q: number } | undefined
-  for (const range of value.split(',')) {
-    const [type = '', ...parameters] = range.split(';').map(withoutOws)
+  for (const range of outsideQuotes(value, ',')) {
+    const [type = '', ...parameters] = outsideQuotes(range, ';').map(withoutOws)
     const specificity = ({ 'application/json': 3, 'application/*': 2, '*/*': 1 } as Record<string, number>)[type.toLowerCase()]
     if (specificity === undefined || (best && best.specificity >= specificity)) continue
     const weight = parameters.find((parameter) => /^q\s*=/i.test(parameter))

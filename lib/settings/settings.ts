@@ -9,34 +9,11 @@
  */
 import { exactInteger, isInt64 } from '../http/int64.js'
 import { filterEntrySelects, requirements } from '../spec/catalogue.js'
+import { EDIT_OPERATOR_IDS, type OperatorId } from './edit-operator-ids.js'
 import { type ExtraHeaders, extraHeadersProblem, parseExtraHeaders } from './extra-headers.js'
 import { Refused } from './refused.js'
 
-/**
- * The edit operators of the neighbourhood, by id: the one list of them. lib/neighbourhood/edit-operators.ts writes a
- * row for each (its type says so), --edit-operators may name them, and results.json's schema enumerates them (a
- * self-test holds the schema to this list).
- */
-export const EDIT_OPERATOR_IDS = [
-  'drop',
-  'duplicate',
-  'differing-duplicate',
-  'case',
-  'percent',
-  'octet',
-  'notation',
-  'bracket-name',
-  'other-method',
-  'other-version',
-  'target-form',
-  'framing',
-  'add-field',
-  'add-member',
-  'nest',
-  'json-text',
-] as const
-
-export type OperatorId = (typeof EDIT_OPERATOR_IDS)[number]
+export { EDIT_OPERATOR_IDS, type OperatorId }
 
 /** `smoke`: read-only, no POST at all (policy §3); `full`: writes included; `deep`: full, with every value of every edit class (policy §2b). */
 export type Profile = 'smoke' | 'full' | 'deep'

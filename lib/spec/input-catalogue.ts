@@ -159,6 +159,7 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/*', spell: () => 'application/*' },
       { label: 'q-values: text/html;q=0.9, application/json;q=0.8', spell: () => 'text/html;q=0.9, application/json;q=0.8' },
       { label: `a browser's: ${BROWSER_ACCEPT}`, spell: () => BROWSER_ACCEPT },
+      { label: 'a parameter whose quoted value holds a comma: text/plain;x="a,b", application/json', spell: () => 'text/plain;x="a,b", application/json' },
       { label: 'another letter case, Application/JSON', spell: () => 'Application/JSON' },
       { label: 'no Accept header at all', spell: () => '' },
     ],

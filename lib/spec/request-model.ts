@@ -81,6 +81,8 @@ export type PartKind =
   | 'auth separator'
   | 'auth token'
   | 'header fields'
+  | 'query'
+  | 'content'
   | 'body text'
   | 'member name'
   | 'member value'
@@ -116,6 +118,8 @@ export function partsOf(model: RequestModel): PartRef[] {
   model.query.forEach((field, index) => {
     parts.push({ kind: 'query name', index, label: `query name ${field.name}` }, { kind: 'query value', index, label: `query value ${field.name}` })
   })
+  // A request without a query (a create, a read of one pet) may still be sent one: the query it lacks is a part too.
+  if (model.query.length === 0) parts.push({ kind: 'query', index: 0, label: 'query (none)' })
   model.headers.forEach((field, index) => {
     parts.push({ kind: 'header name', index, label: `header name ${field.name}` }, { kind: 'header value', index, label: `header value ${field.name}` })
   })
@@ -123,6 +127,8 @@ export function partsOf(model: RequestModel): PartRef[] {
     for (const kind of ['auth name', 'auth scheme', 'auth separator', 'auth token'] as const) parts.push({ kind, index: 0, label: kind.replace('auth', 'Authorization') })
   }
   parts.push({ kind: 'header fields', index: 0, label: 'header fields' })
+  // A request without content (a read) may still be sent one: the content it lacks is a part too.
+  if (!model.body) parts.push({ kind: 'content', index: 0, label: 'content (none)' })
   if (model.body) {
     parts.push({ kind: 'framing', index: 0, label: 'body framing' }, { kind: 'body text', index: 0, label: 'body text' })
     if ('members' in model.body) {
@@ -184,6 +190,8 @@ export function readPart(model: RequestModel, part: PartRef): string {
     case 'auth token':
       return model.authorization[0]?.[AUTH_PART[part.kind]] ?? ''
     case 'header fields':
+    case 'query':
+    case 'content':
       return ''
     case 'body text':
       return model.body ? bodyText(model.body) : ''
@@ -238,6 +246,9 @@ export function writePart(model: RequestModel, part: PartRef, text: string): Req
       break
     case 'header fields':
       throw new Error('the field list has no text of its own')
+    case 'query':
+    case 'content':
+      throw new Error(`a request without ${part.kind} has no text to write`)
     case 'body text':
       edited.body = { text }
       break
@@ -247,95 +258,6 @@ export function writePart(model: RequestModel, part: PartRef, text: string): Req
     case 'member value':
       at(membersOf(edited)).value = text
       break
-  }
-  return edited
-}
-
-/** The unit a part belongs to, for drop and duplicate: the segment, parameter, field or member it is a part of. */
-type Unit = 'method' | 'segments' | 'query' | 'headers' | 'authorization' | 'members' | 'body' | 'message form'
-
-function unitOf(kind: PartKind): Unit {
-  if (kind === 'version' || kind === 'target form' || kind === 'framing') return 'message form'
-  if (kind === 'segment') return 'segments'
-  if (kind === 'query name' || kind === 'query value') return 'query'
-  if (kind === 'header name' || kind === 'header value' || kind === 'header fields') return 'headers'
-  if (kind.startsWith('auth')) return 'authorization'
-  if (kind === 'member name' || kind === 'member value') return 'members'
-  return kind === 'body text' ? 'body' : 'method'
-}
-
-/** Parts whose text is a value within a unit: dropping one leaves the unit with an empty value (`limit=`, `Accept: `, `Bearer KEY` without its separator). */
-const VALUE_PARTS: ReadonlySet<PartKind> = new Set(['query value', 'header value', 'auth scheme', 'auth separator', 'auth token', 'member value'])
-
-/**
- * The request without a part: a value left empty (`limit=`, `Accept: `, `BearerKEY` without its separator); a
- * name taken with its unit (the parameter, the field, the member); the segment gone; the method or body left empty.
- */
-export function dropUnit(model: RequestModel, part: PartRef): RequestModel {
-  if (VALUE_PARTS.has(part.kind)) return writePart(model, part, '')
-  const edited = clone(model)
-  const remove = <T>(items: T[]) => items.splice(part.index, 1)
-  switch (unitOf(part.kind)) {
-    case 'message form':
-      throw new Error(`the ${part.label} is no text to drop`)
-    case 'method':
-      edited.method = ''
-      break
-    case 'segments':
-      remove(edited.segments)
-      break
-    case 'query':
-      remove(edited.query)
-      break
-    case 'headers':
-      remove(edited.headers)
-      break
-    case 'authorization':
-      edited.authorization = []
-      break
-    case 'members':
-      remove(membersOf(edited))
-      break
-    case 'body':
-      edited.body = { text: '' }
-      break
-  }
-  return edited
-}
-
-/** The request with the unit a part belongs to given twice, the copy right after it. */
-export function duplicateUnit(model: RequestModel, part: PartRef): RequestModel {
-  const edited = clone(model)
-  const twice = <T>(items: T[]) => {
-    const item = items[part.index]
-    if (item !== undefined) items.splice(part.index + 1, 0, structuredClone(item))
-  }
-  switch (unitOf(part.kind)) {
-    case 'message form':
-      throw new Error(`the ${part.label} is no text to give twice`)
-    case 'method':
-      edited.method = `${model.method}${model.method}`
-      break
-    case 'segments':
-      twice(edited.segments)
-      break
-    case 'query':
-      twice(edited.query)
-      break
-    case 'headers':
-      twice(edited.headers)
-      break
-    case 'authorization':
-      twice(edited.authorization)
-      break
-    case 'members':
-      twice(membersOf(edited))
-      break
-    case 'body': {
-      const text = readPart(model, part)
-      edited.body = { text: `${text}${text}` }
-      break
-    }
   }
   return edited
 }

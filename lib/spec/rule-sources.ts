@@ -77,6 +77,11 @@ export const RULE_SOURCES = {
   'a path or method the spec does not name': { cites: 'policy §2 (the key in other places); policy §2b (the invariants only); RFC 9110 §9.1, §15.5.6', level: 'INFO' },
   'fields that may change the answer': { cites: 'RFC 9110 (a conditional, a range or a preference may change the answer)', level: 'INFO' },
   'member names given twice': { cites: 'policy §2 (JSON text: duplicate member names, INFO); RFC 8259 §4', level: 'INFO' },
+  'a query the create does not take': {
+    cites:
+      'policy §2b (a parameter the spec does not name is held to the invariants: a 4xx with an Error body is one of their answers); spec createPet (POST /pets takes no parameter)',
+    level: 'INFO',
+  },
   'an Accept without JSON': { cites: 'policy §2b (to an Accept that admits no JSON, 406 with an Error body or the answer in JSON); RFC 9110 §12.5.1', level: 'INFO' },
   'a body over 64 KiB': { cites: 'policy §2 (name lengths: beyond 64 KiB a 413 with an Error body, INFO; auth precedence: a 413 may come first)', level: 'INFO' },
   'past the removal date': { cites: 'policy §2 (deprecated `getPet`: from 2030-12-05 its requirements drop to INFO)', level: 'INFO' },

@@ -169,6 +169,22 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     })
   })
 
+  test('content on a read means nothing (RFC 9110 §9.3.1): the answer the query or path gets, or a refusal in the HTTP layer’s own words', () => {
+    const formed = head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: 21')
+    const expectation = judge(LIST, formed, { edited: 'limit=100&status=sold' })
+    expect(expectation.ownWords).toMatch(/content on a GET/)
+    // Held to the list its query asks for: 7 pets at most, every one available.
+    expect(expectation.judgement).toMatchObject({ kind: 'list', limits: [7n], status: 'available' })
+    const pet = judge(GET, head('GET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH, 'Content-Type: application/json', 'Content-Length: 9'), { edited: '{"id":29}' })
+    expect(pet.judgement).toMatchObject({ kind: 'pet', id: 30n })
+    // Without the key, no access: an HTTP layer that refuses content on a GET does so before any key is read.
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 2'), { edited: '{}' }).judgement).toMatchObject({
+      kind: 'no access',
+    })
+    // Content-Length: 0 is no content.
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH, 'Content-Length: 0')).ownWords).toBeUndefined()
+  })
+
   test('a parameter given twice with another value: the list is held to 100 alone, whatever the values (several limits are no value the spec defines)', () => {
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available&limit=100 HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({
       kind: 'list',
@@ -252,6 +268,40 @@ describe('without the key, no access; a message HTTP refuses, the invariants alo
       expect(expectation.invalidMessage, JSON.stringify(wire)).toBeDefined()
     }
     expect(readWire(LIST).invalid).toBeUndefined()
+  })
+
+  test('a request line a lenient reader ends at a bare LF, left with no HTTP/1.x, may be refused with 505 for the version read; any other 5xx, and 505 to a valid message, fail', () => {
+    // Jetty ends the line at the LF an octet edit put in the target: `GET /v1/pets/1` alone is the HTTP/0.9 form, which it answers 505.
+    const zeroNine = readRequest({ head: head('GET /v1/pets/1\n HTTP/1.1', AUTH) }, KEY)
+    expect(zeroNine.invalid).toBeDefined()
+    expect(zeroNine.unsupportedVersion).toBe('none (the HTTP/0.9 form)')
+    expect(readRequest({ head: head('GET /v1/pets/1 HTTP/1.1\x01', AUTH) }, KEY).unsupportedVersion).toBe('HTTP/1.1\x01')
+    // A message HTTP refuses whose version is HTTP/1.1 as any reader reads it, and a valid message: no version to refuse.
+    expect(readRequest({ head: head('GET /v1/pets HTTP/1.1', `Authorization: Bearer ${KEY}\x01`) }, KEY).unsupportedVersion).toBeUndefined()
+    expect(readRequest({ head: GET }, KEY).unsupportedVersion).toBeUndefined()
+    const answered = (reading: ReturnType<typeof readRequest>, status: number): OperationExchange => ({
+      id: 1,
+      operation: 'getPet',
+      request: { method: 'GET', url: 'http://127.0.0.1:8080/v1/pets/1', headers: {}, wire: reading.head, timeoutMs: 1000 },
+      response: { status, headers: { 'content-type': 'text/html' }, body: '<h1>Bad Message 505</h1>', bodyBytes: 24 },
+      retries: [],
+      durationMs: 1,
+      reading,
+    })
+    const serverError = (reading: ReturnType<typeof readRequest>, status: number) => {
+      const expectation = expectationOf(readRequest({ head: GET }, KEY), readRequest({ head: reading.head }, KEY), edit, context)
+      return [...incidentalResults(answered(reading, status), new Date('2026-01-01'), KEY), ...judgeEditedAnswer(answered(reading, status), expectation, undefined, {})].filter(
+        (result) => result.requirementId === 'responses/no-server-error' && !result.ok,
+      )
+    }
+    expect(serverError(zeroNine, 505)).toEqual([])
+    expect(serverError(zeroNine, 500).length).toBeGreaterThan(0)
+    expect(serverError(readRequest({ head: GET }, KEY), 505).length).toBeGreaterThan(0)
+    // HTTP/1.2 is HTTP/1, which a server reads as the highest minor version it implements (RFC 9110 §2.5): a 4xx of its own passes, 505 (Jetty's) fails.
+    const later = readRequest({ head: head('GET /v1/pets/1 HTTP/1.2', AUTH) }, KEY)
+    expect(later.invalid).toBeDefined()
+    expect(later.unsupportedVersion).toBeUndefined()
+    expect(serverError(later, 505).length).toBeGreaterThan(0)
   })
 
   test('the key is read as RFC 9110 and RFC 6750 read it, and leniently where a reader may', () => {

@@ -31,8 +31,20 @@ function idsNextToKnownOnes(known: ReadonlySet<bigint>): bigint[] {
   if (ids.length === 0) return []
   const largest = ids.reduce((a, b) => (b > a ? b : a))
   const smallest = ids.reduce((a, b) => (b < a ? b : a))
-  const next = [largest + 1n, largest - 1n, smallest + 1n, smallest - 1n].filter((id) => id >= INT64_MIN && id <= INT64_MAX && !known.has(id))
+  // And 2^32 past the smallest: the same pet to a service that keeps ids in 32 bits and lets them wrap.
+  const next = [largest + 1n, largest - 1n, smallest + 1n, smallest - 1n, smallest + 2n ** 32n].filter((id) => id >= INT64_MIN && id <= INT64_MAX && !known.has(id))
   return [...new Set(next)]
+}
+
+/**
+ * An id 2^64 past a pet the survey saw: no int64, yet the same pet to a service that reads the digits into 64 bits and
+ * lets them wrap (Haskell's `read :: Int64`, a C parser without an overflow check), so it reaches a real pet.
+ */
+async function wrappedPastInt64(check: Check): Promise<{ id: bigint; wrapped: string }> {
+  const [known] = knownIds(await check.survey(), 1)
+  check.require(known !== undefined, 'the store is empty: no pet whose id to wrap')
+  const id = known as bigint
+  return { id, wrapped: String(id + 2n ** 64n) }
 }
 
 /** GET /pets/{id} of up to three pets the survey saw, each sent once per run. */
@@ -111,6 +123,13 @@ describe('getPet: one pet by id', () => {
   test.for(INVALID_PET_IDS)('[getPet/invalid-id] GET /pets/{$label} is answered 400 or 404 with an Error body', async ({ label, id }, { check }) => {
     const exchange = await check.api.getPet(id)
     check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${id.length > 40 ? `{${label}}` : id}`)
+    if (exchange.response?.status === 400) await requireServesValid(check, 'getPet')
+  })
+
+  test('[getPet/invalid-id] GET /pets/{id} of a pet’s id plus 2^64, which wraps to that pet in 64 bits, is answered 400 or 404 with an Error body', async ({ check }) => {
+    const { id, wrapped } = await wrappedPastInt64(check)
+    const exchange = await check.api.getPet(wrapped)
+    check.expect.errorAnswer(exchange, [400, 404], `GET /pets/${wrapped} (pet ${id}'s id plus 2^64, no int64)`)
     if (exchange.response?.status === 400) await requireServesValid(check, 'getPet')
   })
 

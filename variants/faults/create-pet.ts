@@ -37,6 +37,21 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'create-reads-query-parameters',
+    description:
+      "the create's query is merged into its parameters over the body, as Rails' params does: POST /pets?name=other stores the name other, and a body without a name takes the query's",
+    catches: ['createPet/echoes-fields', 'createPet/invalid-body-400'],
+    provenByEdits: ['add-query'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request) || [...request.query.keys()].length === 0) return reference(request)
+      const parsed = parseJson(request.body)
+      if (!parsed.ok || !isJsonObject(parsed.value)) return reference(request)
+      const fields = { ...parsed.value }
+      for (const [name, value] of request.query) fields[name] = /^-?\d+$/.test(value) ? new JsonNumber(value) : value
+      return reference({ ...request, body: stringifyJson(fields) })
+    },
+  },
+  {
     name: 'form-method-override',
     description: "a POST form's _method field is read as the request's method, as Rack's MethodOverride does: POST /pets with _method=GET lists the pets",
     catches: ['createPet/request-media-types'],

@@ -42,6 +42,17 @@ function asHtmlPage(answer: ServiceResponse): ServiceResponse {
   return { ...answer, headers: { ...answer.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<!DOCTYPE html><html><body><pre>${escaped}</pre></body></html>` }
 }
 
+/**
+ * The fields of a form body, urlencoded or multipart, as a framework's parameter reader takes them (scotty's `param`,
+ * PHP's `$_REQUEST`, Flask's `request.values`): none for any other content.
+ */
+function formFields(request: { headers: Record<string, string | undefined>; body: string }): Array<[string, string]> {
+  const type = (request.headers['content-type'] ?? '').toLowerCase()
+  if (type.startsWith('application/x-www-form-urlencoded')) return [...new URLSearchParams(request.body)]
+  if (!type.startsWith('multipart/form-data')) return []
+  return [...request.body.matchAll(/Content-Disposition: form-data; name="([^"]*)"\r\n\r\n([^\r]*)\r\n/gi)].map(([, name = '', value = '']): [string, string] => [name, value])
+}
+
 export const frameworkHabitFaults: Variant[] = [
   {
     name: 'integers-read-as-doubles',
@@ -137,5 +148,82 @@ export const frameworkHabitFaults: Variant[] = [
     description: 'the connection is closed 30 ms after every 4xx answer, without Connection: close; a request sent on it meanwhile gets no answer',
     catches: ['responses/close-announced'],
     wrap: mapAnswers((answer) => (answer.status >= 400 && answer.status < 500 ? { ...answer, delivery: { ...answer.delivery, dropConnectionAfterMs: 30 } } : answer)),
+  },
+  {
+    name: 'get-form-content-overrides-query',
+    description:
+      "a list request's form content (urlencoded or multipart) is read as parameters over its query, as scotty's param reads captures, then form fields, then the query: GET /pets?limit=2 with limit=5 in the content lists five",
+    catches: ['listPets/limit-caps-size', 'listPets/status-filter-matches'],
+    provenByEdits: ['add-content'],
+    wrap: (reference) => async (request) => {
+      const fields = isListPets(request) ? formFields(request) : []
+      if (fields.length === 0) return reference(request)
+      const query = new URLSearchParams(request.query)
+      for (const [name, value] of fields) query.set(name, value)
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'get-content-read-under-query',
+    description:
+      'a list request\'s content, form or JSON, is merged into its parameters with the query winning, as Rails\' params does: GET /pets with {"limit":100} in the content lists 100 where the query names no limit',
+    catches: ['listPets/limit-caps-size', 'listPets/status-filter-matches'],
+    provenByEdits: ['add-content'],
+    wrap: (reference) => async (request) => {
+      if (!isListPets(request)) return reference(request)
+      let fields = formFields(request)
+      if (fields.length === 0 && (request.headers['content-type'] ?? '').startsWith('application/json')) {
+        try {
+          const content: unknown = JSON.parse(request.body)
+          if (typeof content === 'object' && content !== null) fields = Object.entries(content).map(([name, value]): [string, string] => [name, String(value)])
+        } catch {
+          fields = []
+        }
+      }
+      const query = new URLSearchParams(request.query)
+      for (const [name, value] of fields) if (!query.has(name)) query.set(name, value)
+      return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'get-json-content-merged-over-path',
+    description: 'a read of one pet takes its id from the JSON content before the path, as `{ ...req.params, ...req.body }` does: GET /pets/4 with {"id":3} answers pet 3',
+    catches: ['getPet/returns-pet'],
+    provenByEdits: ['add-content'],
+    wrap: (reference) => async (request) => {
+      if (!isGetPet(request) || !(request.headers['content-type'] ?? '').startsWith('application/json')) return reference(request)
+      let content: unknown
+      try {
+        content = JSON.parse(request.body)
+      } catch {
+        return reference(request)
+      }
+      const id = typeof content === 'object' && content !== null ? ((content as Record<string, unknown>).id ?? (content as Record<string, unknown>).petId) : undefined
+      return id === undefined ? reference(request) : reference({ ...request, path: `/pets/${String(id)}` })
+    },
+  },
+  {
+    name: 'forwarded-ssl-refused-as-contradictory',
+    description:
+      "gunicorn behind nginx: nginx sets X-Forwarded-Proto: http and passes the client's X-Forwarded-Ssl through, and gunicorn, which trusts both from the proxy, answers 400 'Contradictory scheme headers' in HTML before the service, key or none",
+    catches: ['errors/body-schema', 'responses/json-content-type', 'auth/missing-key-401'],
+    provenByEdits: ['add-field'],
+    wrap: (reference) => async (request) =>
+      request.headers['x-forwarded-ssl'] === undefined
+        ? reference(request)
+        : { status: 400, headers: { 'content-type': 'text/html' }, body: '<html><body><h1><p>Bad Request</p></h1>Contradictory scheme headers</body></html>' },
+  },
+  {
+    name: 'edge-413-page-past-1-mib',
+    description: "nginx's client_max_body_size 1m in front, left with its own error pages: a body over 1 MiB gets nginx's 413 page in HTML, before the service reads it",
+    catches: ['createPet/invalid-body-400'],
+    wrap: (reference) => async (request) =>
+      Buffer.byteLength(request.body) > 1024 * 1024
+        ? {
+            status: 413,
+            headers: { 'content-type': 'text/html' },
+            body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>',
+          }
+        : reference(request),
   },
 ]

@@ -2,6 +2,7 @@
  * Faults of reading input: each a habit of a framework or a standard library that reads one spelling of a value
  * otherwise than the spec and HTTP mean it (the input catalogue's classes, lib/spec/input-catalogue.ts).
  */
+import { posix } from 'node:path'
 import { isJsonObject } from '../../lib/http/json.js'
 import { decimalDigitValue } from '../../lib/spec/spellings.js'
 import { decodedSegment, errorResponse } from '../../reference/handler.js'
@@ -89,6 +90,24 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'petId-wraps-past-int64',
+    description: "the petId's digits are read into 64 bits and wrap, as Haskell's read :: Int64 does: 18446744073709551617 (2^64 + 1) is pet 1",
+    catches: ['getPet/invalid-id'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      return raw !== undefined && /^\d{20,}$/.test(raw) ? reference(asPet(request, BigInt.asIntN(64, BigInt(raw)))) : reference(request)
+    },
+  },
+  {
+    name: 'petId-wraps-past-int32',
+    description: 'the petId is kept in 32 bits and wraps, as a service whose id column is an int does: 4294967297 (2^32 + 1) is pet 1',
+    catches: ['getPet/returns-pet'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      return raw !== undefined && /^\d{10,}$/.test(raw) ? reference(asPet(request, BigInt.asIntN(32, BigInt(raw)))) : reference(request)
+    },
+  },
+  {
     name: 'petId-decoded-and-read-with-Number',
     description:
       "the petId is percent-decoded and read with JavaScript's Number(), as an Express route reading Number(req.params.petId) does: ' 30', '30\\n', '30.' and '.30e2' are 30",
@@ -122,6 +141,19 @@ export const spellingFaults: Variant[] = [
         if (id === undefined || request.headers.authorization !== `Bearer ${apiKey}`) return reference(request)
         return { status: 301, headers: { location: `/v1/pets/${id}`, 'content-type': 'text/html' }, body: `<a href="/v1/pets/${id}">Moved Permanently</a>.` }
       },
+  },
+  {
+    name: 'path-decoded-then-dot-segments-removed',
+    description:
+      "the path is percent-decoded and its dot segments then removed, as Jetty's servlet path does: GET /pets/5%2F..%2F4 is pet 4, and /pets/.%2F5 pet 5, where the segment as written is no integer",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      if (raw === undefined || !/%2F/i.test(raw)) return reference(request)
+      const resolved = posix.normalize(`/pets/${decodeURIComponent(raw)}`)
+      return /^\/pets\/\d+$/.test(resolved) ? reference({ ...request, path: resolved }) : reference(request)
+    },
   },
   {
     name: 'petId-decoded-twice',
@@ -194,6 +226,17 @@ export const spellingFaults: Variant[] = [
     catches: ['listPets/equivalent-spellings'],
     wrap: (reference) => async (request) =>
       isListPets(request) && request.headers.accept !== 'application/json' ? errorResponse(406, 'not_acceptable', 'accept application/json') : reference(request),
+  },
+  {
+    name: 'accept-split-at-every-comma',
+    description:
+      'Accept is split at every comma, quoted strings or not, as Rails\' MIME parser does, and a range it cannot read makes the whole field 406: text/plain;x="a,b", application/json gets 406',
+    catches: ['listPets/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const ranges = (request.headers.accept ?? '').split(',').map((range) => range.trim())
+      const unreadable = ranges.some((range) => range !== '' && !/^[\w.+*-]+\/[\w.+*-]+(\s*;\s*[\w.+-]+=("[^",]*"|[\w.+-]+))*$/.test(range))
+      return unreadable ? errorResponse(406, 'not_acceptable', 'the Accept field could not be read') : reference(request)
+    },
   },
   {
     name: 'other-media-type-500',
