@@ -44,6 +44,8 @@ export interface ServiceResponse {
     codings?: ReadonlyArray<'gzip' | 'deflate' | 'br' | 'zstd'>
     /** The body in this many chunks at least, each written after the last left (chunked framing, every chunk its own write). */
     chunks?: number
+    /** The body is octets, one a character, written as they are (a body that is not UTF-8); otherwise it is written as UTF-8. */
+    octets?: boolean
     /** Trailer fields after a chunked body (RFC 9112 §7.1.2). */
     trailers?: Record<string, string>
     /** A 103 Early Hints (RFC 8297) written before the final answer. */

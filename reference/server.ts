@@ -42,8 +42,8 @@ const resetting = new WeakSet<object>()
 const ENCODE = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, zstd: zstdCompressSync } as const
 
 /** The body with its content codings applied in order, and the Content-Encoding that lists them. */
-function encoded(text: string, codings: ReadonlyArray<keyof typeof ENCODE>): Buffer {
-  return codings.reduce((body, coding) => ENCODE[coding](body), Buffer.from(text, 'utf8'))
+function encoded(text: string, codings: ReadonlyArray<keyof typeof ENCODE>, octets = false): Buffer {
+  return codings.reduce((body, coding) => ENCODE[coding](body), Buffer.from(text, octets ? 'latin1' : 'utf8'))
 }
 
 /** The body cut into `count` pieces of about the same size, even inside a UTF-8 sequence: a client joins the chunks before it decodes. */
@@ -73,7 +73,7 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   const headers: Record<string, string> = { ...answer.headers }
   if (delivery.closeConnection) headers.connection = 'close'
   const codings = delivery.codings ?? (delivery.gzip ? ['gzip'] : [])
-  const body = encoded(answer.body, codings)
+  const body = encoded(answer.body, codings, delivery.octets)
   if (codings.length > 0) headers['content-encoding'] = codings.join(', ')
   // Chunks and trailers only where HTTP has them: not to HTTP/1.0 (RFC 9112 §7), not to HEAD, which gets no content.
   const chunkable = response.req.httpVersion !== '1.0' && response.req.method !== 'HEAD'

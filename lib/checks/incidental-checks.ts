@@ -168,6 +168,11 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   })
 
   const { schema, requirementId } = isSuccess ? SUCCESS_SCHEMA[exchange.operation] : { schema: 'Error' as const, requirementId: 'errors/body-schema' as const }
+  // JSON text between systems is UTF-8 (RFC 8259 §8.1): bytes UTF-8 never holds (a lone surrogate written as CESU-8) make no JSON text.
+  if (response.notUtf8) {
+    results.push({ requirementId, ok: false, message: `the ${status} body holds bytes that are not UTF-8, which JSON text between systems is (RFC 8259 §8.1), expected ${schema}` })
+    return results
+  }
   const parsed = responseJson(exchange)
   if (!parsed.ok) {
     results.push({ requirementId, ok: false, message: `the ${status} body is not JSON (${parsed.error}), expected ${schema}` })

@@ -16,7 +16,7 @@ import type { HttpClientOptions } from './client-options.js'
 import { type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { TargetConnections } from './connections.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
-import { bodyText } from './decoded-bodies.js'
+import { decodedBody } from './decoded-bodies.js'
 import type { Attempt, Exchange, OutgoingRequest, RecordedRequest, TransportFailure } from './exchange.js'
 import { RateLimitPause } from './rate-limit-pause.js'
 import { newSpanId, SPAN_TO_FILL, traceparent, withSpan } from './trace-context.js'
@@ -312,7 +312,7 @@ export class HttpClient {
       const headers = headerRecord(answer.headers)
       const { chunks, byteLength } = await readBody(answer.body, headers['content-encoding'], maxBodyBytes, this.bodies.gate)
       const afterHead = answer.contentAfterHead ? { contentAfterHead: answer.contentAfterHead } : {}
-      outcome = { response: { status: answer.statusCode, headers, body: bodyText(chunks, byteLength), bodyBytes: byteLength, ...afterHead } }
+      outcome = { response: { status: answer.statusCode, headers, ...decodedBody(chunks, byteLength), bodyBytes: byteLength, ...afterHead } }
     } catch (error) {
       const classified = classify(error, timeoutMs, maxBodyBytes, stop, operation)
       const failure: TransportFailure = classified.kind === 'timeout' && !answered ? { ...classified, silent: true } : classified

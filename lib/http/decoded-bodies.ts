@@ -6,6 +6,7 @@
  * same text, and gets the same string. The readings of a body (client.ts) are keyed by that text, so an answer
  * repeated is decoded, parsed and judged once.
  */
+import { isUtf8 } from 'node:buffer'
 import { RecentlyUsed } from './recently-used.js'
 
 /** Bodies this large and over are remembered (and smaller ones are cheap to decode again); the client counts them in its memory budget too. */
@@ -13,18 +14,31 @@ export const LARGE_BODY_BYTES = 64 * 1024
 /** How many large bodies are remembered: with the body cap, a bound on the bytes and text kept. */
 const REMEMBERED = 4
 
-const recentLargeBodies = new RecentlyUsed<Buffer, string>({ maxEntries: REMEMBERED })
+const recentLargeBodies = new RecentlyUsed<Buffer, DecodedBody>({ maxEntries: REMEMBERED })
+
+/** A body as text, and whether its bytes were UTF-8 at all (RFC 8259 §8.1: JSON text between systems is UTF-8). */
+export interface DecodedBody {
+  body: string
+  /** The bytes hold a sequence UTF-8 never holds (a lone surrogate written as CESU-8, Latin-1): the text has U+FFFD in its place. */
+  notUtf8?: true
+}
 
 /**
  * The text (UTF-8, as it was sent) of a body of `byteLength` bytes that came in `chunks`; one string for a large
  * body whose bytes repeat a recent one's, found without joining the chunks.
  */
 export function bodyText(chunks: readonly Buffer[], byteLength = byteLengthOf(chunks)): string {
-  if (byteLength < LARGE_BODY_BYTES) return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, byteLength)).toString('utf8')
+  return decodedBody(chunks, byteLength).body
+}
+
+/** The body as text, and whether its bytes were UTF-8 (bodyText). */
+export function decodedBody(chunks: readonly Buffer[], byteLength = byteLengthOf(chunks)): DecodedBody {
+  const decoded = (bytes: Buffer): DecodedBody => (isUtf8(bytes) ? { body: bytes.toString('utf8') } : { body: bytes.toString('utf8'), notUtf8: true })
+  if (byteLength < LARGE_BODY_BYTES) return decoded(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, byteLength))
   const known = recentLargeBodies.find((earlier) => earlier.length === byteLength && holds(earlier, chunks))
   if (known !== undefined) return known
   const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, byteLength)
-  const text = bytes.toString('utf8')
+  const text = decoded(bytes)
   recentLargeBodies.set(bytes, text)
   return text
 }

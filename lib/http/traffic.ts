@@ -9,6 +9,8 @@ export interface RecordedResponse {
   /** The body as text, cut at the size cap. */
   body: string
   bodyBytes: number
+  /** The body's bytes are not UTF-8 (decoded-bodies.ts): no JSON text between systems (RFC 8259 §8.1). */
+  notUtf8?: true
   /** To HEAD, written octet for octet: the octets the answer carried after its head (wire-heads.ts), which an answer to HEAD never has. */
   contentAfterHead?: number
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { keptForHar } from '../../lib/http/attempt-records.js'
-import { bodyText } from '../../lib/http/decoded-bodies.js'
+import { bodyText, decodedBody } from '../../lib/http/decoded-bodies.js'
 import { detached, excerpt } from '../../lib/http/excerpt.js'
 import { excerptOfBody, headOfBody, KeptBodies } from '../../lib/http/kept-bodies.js'
 import type { RecordedResponse } from '../../lib/http/traffic.js'
@@ -142,6 +142,17 @@ describe('bodies decoded once', () => {
     expect(otherText).not.toBe(whole)
     // A small body is decoded as it is, from any number of chunks.
     expect(bodyText([Buffer.from('[1,'), Buffer.from('2]')])).toBe('[1,2]')
+  })
+
+  test('bytes UTF-8 never holds are said so, small or large, split anywhere: a lone surrogate as CESU-8, Latin-1; U+FFFD itself is UTF-8', () => {
+    const cesu8 = Buffer.concat([Buffer.from('{"name":"x'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])
+    expect(decodedBody([cesu8.subarray(0, 11), cesu8.subarray(11)])).toMatchObject({ notUtf8: true })
+    expect(decodedBody([Buffer.from('{"name":"caf\xe9"}', 'latin1')]).notUtf8).toBe(true)
+    expect(decodedBody([Buffer.from('{"name":"\ufffd é 😀"}')]).notUtf8).toBeUndefined()
+    const large = Buffer.concat([Buffer.from(`["${'a'.repeat(70_000)}`), Buffer.from([0xc3]), Buffer.from('"]')])
+    expect(decodedBody([large]).notUtf8).toBe(true)
+    // Remembered with the large body: the same bytes again say the same.
+    expect(decodedBody([large.subarray(0, 5), large.subarray(5)]).notUtf8).toBe(true)
   })
 })
 

@@ -334,6 +334,24 @@ export const illFormedTextFaults: Variant[] = [
     ),
   },
   {
+    name: 'lone-surrogate-written-as-cesu8',
+    description:
+      'a lone surrogate is written back as the three bytes CESU-8 gives it (ED A0 80 for U+D800), as a Java writer does, where UTF-8 holds no surrogate: the answers that show it are no UTF-8',
+    catches: ['getPet/body-schema', 'listPets/body-schema', 'createPet/body-schema'],
+    wrap: mapAnswers((answer) => {
+      if (!LONE_SURROGATE.test(answer.body)) return answer
+      const cesu8 = (unit: string) => {
+        const code = Number.parseInt(unit, 16)
+        return String.fromCharCode(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f))
+      }
+      // Every other character as its UTF-8 octets, each lone surrogate escape as its CESU-8 octets.
+      const octets = Buffer.from(answer.body, 'utf8')
+        .toString('latin1')
+        .replace(/\\u(d[89ab][0-9a-f]{2})(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})/gi, (_escape, high?: string, low?: string) => cesu8(high ?? low ?? ''))
+      return { ...answer, body: octets, delivery: { ...answer.delivery, octets: true } }
+    }),
+  },
+  {
     name: 'lone-surrogate-breaks-later-reads',
     description: 'a name holding a lone surrogate is stored, and every later answer that would show it fails with 500 (the store cannot encode it on the way out)',
     catches: ['createPet/ill-formed-text'],
