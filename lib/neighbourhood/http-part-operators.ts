@@ -98,7 +98,10 @@ type ContentForm = 'urlencoded' | 'multipart' | 'JSON'
  * the content (Rails' `params`) reads all the same.
  */
 function withContent(model: RequestModel, form: ContentForm, inPlace = false): RequestModel {
-  const parameters = parametersOtherwise(model)
+  // In place of the query, the status stays the one the list asked for (the one with most pets, over 20 where the run
+  // seeded): a reader that takes the content's limit of 100 then lists more than the default page of 20.
+  const status = model.query.find((field) => field.name === 'status')?.value
+  const parameters = parametersOtherwise(model).map((parameter) => (inPlace && parameter.name === 'status' && status !== undefined ? { ...parameter, value: status } : parameter))
   const [contentType, text] =
     form === 'urlencoded'
       ? ['application/x-www-form-urlencoded', new URLSearchParams(parameters.map(({ name, value }): [string, string] => [name, value])).toString()]
