@@ -15,7 +15,16 @@ interface KeyPlacement {
   label: string
   query?: (key: string) => Field[]
   headers?: (key: string) => Record<string, string>
+  /** Form content (urlencoded) that carries it. */
+  form?: (key: string) => string
 }
+
+/** The model with form content (application/x-www-form-urlencoded) holding `text`. */
+function withForm(model: RequestModel, text: string): RequestModel {
+  return { ...withHeader(model, 'Content-Type', FORM), body: { text } }
+}
+
+const FORM = 'application/x-www-form-urlencoded'
 
 const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as the api_key query parameter', query: (key) => [{ name: 'api_key', value: encodeURIComponent(key) }] },
@@ -25,6 +34,8 @@ const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as Authorization without a scheme', headers: (key) => ({ authorization: key }) },
   { label: 'as Basic credentials (the key as user name)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }) },
   { label: 'as Basic credentials (the key as password)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`:${key}`).toString('base64')}` }) },
+  // RFC 6750 §2.2's form-encoded body parameter, which a Bearer strategy that reads a request's parameters takes on any method.
+  { label: 'as an access_token field of form content (RFC 6750 §2.2)', form: (key) => new URLSearchParams({ access_token: key }).toString() },
 ]
 
 /** A path the spec names, as GET /pets or GET /pets/{id} of a pet the lists show (the one most worth guarding), without the key. */
@@ -37,8 +48,9 @@ const TARGETS: Record<'GET /pets' | 'GET /pets/{id}', (check: Check) => Promise<
  * The right key carried in a create's own places (RFC 6750 §2.2 and §2.3 name the body and the query, which a Bearer
  * strategy such as passport-http-bearer reads): a member of the JSON body, a parameter of the POST's query.
  */
-const CREATE_KEY_PLACEMENTS: Array<{ label: string; member?: string; query?: string }> = [
+const CREATE_KEY_PLACEMENTS: Array<{ label: string; member?: string; query?: string; form?: true }> = [
   { label: 'as an access_token member of the JSON body', member: 'access_token' },
+  { label: 'as an access_token field of a form body (RFC 6750 §2.2)', form: true },
   { label: 'as an api_key member of the JSON body', member: 'api_key' },
   { label: 'as the access_token query parameter of the POST', query: 'access_token' },
 ]
@@ -73,7 +85,8 @@ describe('auth: the key anywhere but the Bearer header', () => {
     const key = check.context.apiKey
     const withoutKey = await TARGETS[row.target](check)
     const queried = row.query ? withQuery(withoutKey, row.query(key)) : withoutKey
-    const request = Object.entries(row.headers?.(key) ?? {}).reduce((model, [name, value]) => withHeader(model, name, value), queried)
+    const formed = row.form ? withForm(queried, row.form(key)) : queried
+    const request = Object.entries(row.headers?.(key) ?? {}).reduce((model, [name, value]) => withHeader(model, name, value), formed)
     const exchange = await check.api.send(request)
     const what = `${row.target} with the key ${row.label}`
     check.requireAnswer(exchange, what)
@@ -88,7 +101,9 @@ describe('auth: the key anywhere in a create but the Bearer header', () => {
     const key = check.context.apiKey
     const pet = { name: check.petName('key-in-create'), categoryId: categoryId(check), status: 'sold', ...(placement.member ? { [placement.member]: key } : {}) }
     const withoutKey = check.api.request({ operation: 'createPet', body: { json: pet } }, null)
-    const request = placement.query ? withQuery(withoutKey, [{ name: placement.query, value: encodeURIComponent(key) }]) : withoutKey
+    const queried = placement.query ? withQuery(withoutKey, [{ name: placement.query, value: encodeURIComponent(key) }]) : withoutKey
+    const fields = { access_token: key, name: pet.name, categoryId: String(pet.categoryId), status: pet.status }
+    const request = placement.form ? withForm(queried, new URLSearchParams(fields).toString()) : queried
     const exchange = await check.api.send(request)
     const what = `POST /pets with the key ${placement.label}`
     check.requireAnswer(exchange, what)

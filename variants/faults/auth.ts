@@ -160,6 +160,16 @@ export const authFaults: Variant[] = [
     wrap: acceptedAsValid((request, apiKey) => request.query.get('access_token') === apiKey),
   },
   {
+    name: 'key-accepted-as-form-access-token',
+    description:
+      "the key is also read from an access_token field of form content, RFC 6750 §2.2's form-encoded body parameter, as a Bearer strategy that reads the request's parameters does: on a create's form body, and on a GET's",
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid(
+      (request, apiKey) =>
+        (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') && new URLSearchParams(request.body).get('access_token') === apiKey,
+    ),
+  },
+  {
     name: 'key-accepted-in-cookie',
     description: 'the key is also read from an access_token cookie',
     catches: ['auth/key-elsewhere-refused'],
