@@ -1,7 +1,7 @@
 /**
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
- * infinities and NaN (what a parser that reads a double first overflows on), thousands of digits (past a bounded
+ * infinities and NaN (what a parser that reads a double first overflows on), parentheses (Haskell's read), thousands of digits (past a bounded
  * reader's limit), a format suffix (`5.json`, which routers read as a format), a slash (`5%2F` in a path, which a
  * router that decodes first reads as `5/`), dot segments after an escaped slash (`5%2F..%2F4`), digits of other scripts, whitespace a parser may drop, leading zeros.
  * Some are a decimal integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says
@@ -66,6 +66,14 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'an exponent past a double, 5e999', spell: (digits) => `${digits}e999` },
       // Past a decimal reader's exponent too (Python's Decimal, which a vendor reads JSON numbers with to keep integers exact, raises InvalidOperation).
       { label: 'an exponent of twenty digits, 5e99999999999999999999', spell: (digits) => `${digits}e99999999999999999999` },
+    ],
+  },
+  {
+    // Haskell's read takes a number in parentheses (scotty's param reads an Int64 so): `(5)` is 5.
+    name: 'parentheses',
+    spellings: [
+      { label: 'in parentheses, (5)', spell: (digits: string) => `(${digits})` },
+      { label: 'in parentheses with spaces, ( 5 )', spell: (digits: string) => `( ${digits} )` },
     ],
   },
   {

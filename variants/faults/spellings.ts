@@ -90,6 +90,17 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'petId-read-in-parentheses',
+    description: "the petId is read with Haskell's read, as scotty's param reads an Int64: (30) and ( 30 ) are 30",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      const inside = raw === undefined ? undefined : /^(?:%28|\()(?:%20)*(\d+)(?:%20)*(?:%29|\))$/i.exec(raw)?.[1]
+      return inside === undefined ? reference(request) : reference(asPet(request, BigInt(inside)))
+    },
+  },
+  {
     name: 'petId-wraps-past-int64',
     description: "the petId's digits are read into 64 bits and wrap, as Haskell's read :: Int64 does: 18446744073709551617 (2^64 + 1) is pet 1",
     catches: ['getPet/invalid-id'],
