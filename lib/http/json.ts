@@ -20,8 +20,15 @@ export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [
 
 export type JsonParseResult = { ok: true; value: JsonValue } | { ok: false; error: string }
 
-/** Deepest nesting of arrays and objects parsed: a Pets body needs 3; anything far deeper is hostile. */
+/** Deepest nesting of arrays and objects read into a value: a Pets body needs 3; what lies deeper is read as null (prunedText). */
 export const MAX_JSON_DEPTH = 64
+
+/**
+ * The deepest an answer may nest and still be read: past the deepest JSON a run itself sends (a member nested 10,000
+ * arrays deep, the nest operator's), which a service that keeps unknown members (policy §2: the schemas are open) writes
+ * back in its 201, its reads and its lists. Deeper is hostile, and a parse failure (policy §5).
+ */
+export const MAX_ECHOED_DEPTH = 10_064
 
 /** How deep arrays and objects nest, strings skipped; stops counting past `limit`. One pass, linear in the text. */
 export function nestingDepth(text: string, limit: number): number {
@@ -139,12 +146,55 @@ function numbersAsWritten(value: unknown, scan: TextScan): JsonValue {
  */
 export function parseJson(text: string): JsonParseResult {
   const scan = scanJsonText(text, MAX_JSON_DEPTH)
-  if (scan.depth > MAX_JSON_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
+  if (scan.depth > MAX_JSON_DEPTH) return readDeep(text)
   try {
     return { ok: true, value: numbersAsWritten(JSON.parse(text), scan) }
   } catch {
     return readLosslessly(text)
   }
+}
+
+/**
+ * A text nested deeper than MAX_JSON_DEPTH and within MAX_ECHOED_DEPTH: checked to be JSON whole (the engine's
+ * JSON.parse reads any depth without recursion), then read with what lies deeper than MAX_JSON_DEPTH as null. Nothing
+ * the spec names nests that deep, so no rule reads what was cut; the views of one pet are cut alike.
+ */
+function readDeep(text: string): JsonParseResult {
+  if (nestingDepth(text, MAX_ECHOED_DEPTH) > MAX_ECHOED_DEPTH) return { ok: false, error: `JSON nested deeper than ${MAX_ECHOED_DEPTH.toLocaleString('en')} levels` }
+  try {
+    JSON.parse(text)
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+  return parseJson(prunedText(text, MAX_JSON_DEPTH))
+}
+
+/** The text with every array and object that opens deeper than `keep` levels written as null, strings read as strings. One pass. */
+function prunedText(text: string, keep: number): string {
+  const parts: string[] = []
+  let from = 0
+  let depth = 0
+  let cutAt = -1
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (inString) {
+      if (code === 0x5c) index += 1
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1
+      if (depth === keep + 1) cutAt = index
+    } else if (code === 0x5d || code === 0x7d) {
+      if (depth === keep + 1) {
+        parts.push(text.slice(from, cutAt), 'null')
+        from = index + 1
+      }
+      depth -= 1
+    }
+  }
+  parts.push(text.slice(from))
+  return parts.join('')
 }
 
 /** lossless-json's reading of the text: the reference parseJson agrees with (self-tests hold the two together). */

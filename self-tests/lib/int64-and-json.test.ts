@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.js'
 import { exactInteger, INT64_MAX, INT64_MIN, isInt64 } from '../../lib/http/int64.js'
-import { JsonNumber, type JsonParseResult, nestingDepth, parseJson, parseLosslessly, stringifyJson, stringifyLosslessly, toPlain } from '../../lib/http/json.js'
+import { JsonNumber, type JsonParseResult, MAX_ECHOED_DEPTH, nestingDepth, parseJson, parseLosslessly, stringifyJson, stringifyLosslessly, toPlain } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
 
 describe('exactInteger reads JSON number text exactly', () => {
@@ -154,7 +154,20 @@ describe('parsing stays bounded and linear, whatever the target sends (policy §
     expect(nestingDepth('["[[[[", "\\"[[["]', 64)).toBe(1)
     expect(nestingDepth(`${'['.repeat(65)}${']'.repeat(65)}`, 64)).toBe(65)
     expect(parseJson(`${'['.repeat(64)}${']'.repeat(64)}`).ok).toBe(true)
-    expect(parseJson(`${'['.repeat(65)}${']'.repeat(65)}`)).toEqual({ ok: false, error: 'JSON nested deeper than 64 levels' })
+    // Deeper than 64, up to what a run itself sends and a service may write back (a member 10,000 deep): JSON checked
+    // whole, what lies past 64 levels read as null.
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    expect(parseJson(nested(65))).toEqual({ ok: true, value: JSON.parse(`${'['.repeat(64)}null${']'.repeat(64)}`) })
+    const echoed = parseJson(`{"id":7,"name":"a[{","nested":${nested(10_000)},"categoryId":1}`)
+    expect(echoed.ok && !Array.isArray(echoed.value) && echoed.value !== null && typeof echoed.value === 'object' ? Object.keys(echoed.value) : []).toEqual([
+      'id',
+      'name',
+      'nested',
+      'categoryId',
+    ])
+    // Text that is not JSON deep inside is no JSON, and deeper than that bound is hostile: a parse failure either way.
+    expect(parseJson(`[${nested(100).slice(0, -1)}x]]`).ok).toBe(false)
+    expect(parseJson(nested(MAX_ECHOED_DEPTH + 1))).toEqual({ ok: false, error: 'JSON nested deeper than 10,064 levels' })
   })
 
   test('nesting is what a reading character by character finds, on every generated text, cut and spoiled ones included (an open string, a lone backslash)', () => {

@@ -1,9 +1,9 @@
 /** How a conformant service may take a create where the spec and the policy leave it open: ids sent, unknown members, text that is not Unicode, media types, codings, sizes. */
 import { gunzipSync } from 'node:zlib'
-import { isJsonObject, nestingDepth, parseJson } from '../../lib/http/json.js'
+import { integerField, isJsonObject, type JsonValue, nestingDepth, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
 import type { Handler, ServiceRequest } from '../../reference/http-types.js'
-import { authorised, isCreatePet, rewritingNewPet, type VariantContext } from '../variant.js'
+import { authorised, createdId, isCreatePet, isGetPet, isListPets, rewritingNewPet, type VariantContext } from '../variant.js'
 import type { Allowance } from './allowance.js'
 import { refusedAfterAuth } from './list-pets.js'
 
@@ -15,11 +15,8 @@ const BODY_LIMIT_BYTES = 64 * 1024
 
 const tooLarge = (request: ServiceRequest) => (request.octets?.length ?? Buffer.byteLength(request.body)) > BODY_LIMIT_BYTES
 
-/**
- * A JSON object's text with each top-level member name kept once, its first or its last value, the rest cut out as
- * written (so every number keeps its digits); undefined when the text is no object.
- */
-export function withNamesOnce(text: string, keep: 'first' | 'last'): string | undefined {
+/** A JSON object's top-level members as written (`"name":value`), split outside strings and nested values; undefined when the text is no object. */
+function membersAsWritten(text: string): string[] | undefined {
   const trimmed = text.trim()
   if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined
   const inside = trimmed.slice(1, -1)
@@ -41,18 +38,61 @@ export function withNamesOnce(text: string, keep: 'first' | 'last'): string | un
     }
   }
   members.push(inside.slice(start))
-  const nameOf = (member: string) => /^\s*("(?:[^"\\]|\\.)*")\s*:/.exec(member)?.[1]
+  return members
+}
+
+/** A member's name, decoded, as written at the start of its text. */
+function nameOf(member: string): string | undefined {
+  const name = /^\s*("(?:[^"\\]|\\.)*")\s*:/.exec(member)?.[1]
+  return name === undefined ? undefined : (JSON.parse(name) as string)
+}
+
+/**
+ * A JSON object's text with each top-level member name kept once, its first or its last value, the rest cut out as
+ * written (so every number keeps its digits); undefined when the text is no object.
+ */
+export function withNamesOnce(text: string, keep: 'first' | 'last'): string | undefined {
+  const members = membersAsWritten(text)
+  if (members === undefined) return undefined
   const order = keep === 'first' ? members : [...members].reverse()
   const seen = new Set<string>()
   const kept = order.filter((member) => {
     const name = nameOf(member)
     if (name === undefined) return true
-    const decoded = JSON.parse(name) as string
-    if (seen.has(decoded)) return false
-    seen.add(decoded)
+    if (seen.has(name)) return false
+    seen.add(name)
     return true
   })
   return `{${(keep === 'first' ? kept : kept.reverse()).join(',')}}`
+}
+
+/** The members the spec names in a NewPet (and the id a client must not set). */
+const SPEC_MEMBERS = new Set(['name', 'categoryId', 'status', 'id'])
+
+/**
+ * A document store: the members of a NewPet the schema does not name are kept as written (at any depth, the ones the
+ * run itself nests 512 and 10,000 arrays deep included) and written back after the pet's own in every view of it.
+ */
+function unknownMembersKept(inner: Handler): Handler {
+  const kept = new Map<bigint, string[]>()
+  const withKept = (pet: JsonValue): string => {
+    const text = stringifyJson(pet)
+    const members = isJsonObject(pet) ? kept.get(integerField(pet.id) ?? -1n) : undefined
+    return members ? `${text.slice(0, -1)},${members.join(',')}}` : text
+  }
+  return async (request) => {
+    // The store reads the members it knows and keeps the others as they came: only JSON, checked whole, is taken apart.
+    const members = isCreatePet(request) && isJsonText(request.body) ? membersAsWritten(request.body) : undefined
+    const unknown = (members ?? []).filter((member) => !SPEC_MEMBERS.has(nameOf(member) ?? 'id'))
+    const known = (members ?? []).filter((member) => !unknown.includes(member))
+    const answer = await inner(unknown.length > 0 ? { ...request, body: `{${known.join(',')}}` } : request)
+    const id = unknown.length > 0 ? createdId(answer) : undefined
+    if (id !== undefined) kept.set(id, unknown)
+    if (![200, 201].includes(answer.status) || !(isCreatePet(request) || isGetPet(request) || isListPets(request))) return answer
+    const parsed = parseJson(answer.body)
+    if (!parsed.ok) return answer
+    return { ...answer, body: Array.isArray(parsed.value) ? `[${parsed.value.map(withKept).join(',')}]` : withKept(parsed.value) }
+  }
 }
 
 /** Whether a text is JSON to a parser that lets names repeat (JSON.parse keeps the last). */
@@ -115,7 +155,17 @@ export const createPetAllowances: Allowance[] = [
     source: { policy: 'what counts as valid' },
     allowedBy: 'unknown extra properties are allowed (the schemas are open)',
     layer: 'service',
+    group: 'unknown members',
     wrap: rewritingNewPet((fields) => Object.fromEntries(Object.entries(fields).filter(([name]) => ['name', 'categoryId', 'status', 'id'].includes(name)))),
+  },
+  {
+    id: 'unknown-members-kept',
+    does: 'members of a NewPet outside the schema are stored as written, however deep, and written back after the pet’s own in the 201, GET /pets/{id} and the lists (a document store)',
+    source: { policy: 'what counts as valid' },
+    allowedBy: 'unknown extra properties are allowed (the schemas are open)',
+    layer: 'service',
+    group: 'unknown members',
+    wrap: unknownMembersKept,
   },
   {
     id: 'lone-surrogates-refused-400',
