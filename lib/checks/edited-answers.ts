@@ -275,9 +275,19 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).
   const versionRefused = status === 505 && expectation.unsupportedVersion !== undefined
+  // A later minor version of HTTP/1 is read as the highest a server implements (RFC 9110 §2.5, SHOULD); 505 is for the
+  // major version (§15.6.6), but cheroot and Jetty answer it to HTTP/1.2: a departure from a SHOULD, which warns.
+  if (versionRefused && /^HTTP\/1\.\d$/.test(expectation.unsupportedVersion ?? ''))
+    findings.push({
+      requirementId: 'responses/message-forms',
+      ok: false,
+      message: `answered 505 to ${expectation.unsupportedVersion}, which RFC 9110 §2.5 has a server read as the highest HTTP/1 it implements (505 is for the major version)`,
+    })
   if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501) && !versionRefused)
     findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
   // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
+  // A refusal of what the operation does not take (a query on the create): the rules of every answer hold its Error body.
+  if (expectation.refusable && status >= 400 && status < 500 && status !== 429) return findings
   const allowed = expectation.allowed.filter((answer) => answer.status === status)
   if (allowed.length > 0) {
     for (const answer of allowed) if (answer.warns) findings.push({ requirementId: answer.warns, ok: false, message: `answered ${status}: ${answer.why}` })

@@ -68,6 +68,8 @@ export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): st
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
   if ((reading.method === 'GET' || reading.method === 'HEAD') && carriesContent(reading.fields))
     return `content on a ${reading.method}, which has no meaning there and which some implementations refuse (RFC 9110 §9.3.1)`
+  if (reading.method === 'POST' && !framesContent(reading.fields))
+    return 'a POST without Content-Length or Transfer-Encoding, which a server may refuse with 411 (RFC 9110 §15.5.12; CherryPy does)'
   return undefined
 }
 
@@ -77,6 +79,11 @@ function carriesContent(fields: readonly WireField[]): boolean {
     const lower = name.toLowerCase()
     return lower === 'transfer-encoding' || (lower === 'content-length' && value.trim() !== '0')
   })
+}
+
+/** Whether the head says how long its content is: a Transfer-Encoding or a Content-Length, 0 included. */
+function framesContent(fields: readonly WireField[]): boolean {
+  return fields.some(({ name }) => ['transfer-encoding', 'content-length'].includes(name.toLowerCase()))
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -101,8 +108,8 @@ export function readWire(head: string): WireReading {
   return reading
 }
 
-/** A version of HTTP/1 (a minor version past 1.1 too: RFC 9110 §2.5 has a server read it as the highest it implements, so 505, which is for the major version, never refuses it). */
-const HTTP1 = /^HTTP\/1\.\d$/
+/** HTTP/1.0 and HTTP/1.1: the versions a request line of HTTP/1.1 carries (a later minor version, `HTTP/1.2`, is one a server may refuse too). */
+const HTTP1 = /^HTTP\/1\.[01]$/
 
 /** WireReading.unsupportedVersion: the version word a lenient reader finds in the request line, when it is no HTTP/1.x. */
 function unsupportedVersionOf(requestLine: string): string | undefined {

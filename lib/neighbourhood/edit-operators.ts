@@ -79,6 +79,12 @@ const SWEEP_CLASSES: ReadonlyArray<{ name: string; values: readonly string[] }> 
   ...OCTET_CLASSES.filter((octetClass) => octetClass.name.startsWith('UTF-8')),
 ]
 
+/** Octets the trims of common libraries take off a value's ends (Python's strip, Go's TrimSpace, Java's trim, cheroot's): whitespace, the C0 separators 0x1C–0x1F, NEL, NBSP. */
+const STRIPPED_OCTETS: ReadonlySet<string> = new Set(['\t', '\n', '\v', '\f', '\r', ' ', '\x1c', '\x1d', '\x1e', '\x1f', '\x85', '\xa0'])
+
+/** Octets in place of the space after the scheme: punctuation, a letter, no-break space, a control. */
+const SEPARATOR_REPLACEMENTS = [':', '_', 'x', ',', '=', '.', '+', '\xa0', '\x01', '\x7f']
+
 function shown(octets: string): string {
   return [...octets].map((octet) => `0x${hex(octet.charCodeAt(0))}`).join(' ')
 }
@@ -198,25 +204,47 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
   },
   {
     id: 'octet',
-    title: 'insert an octet of every class before, inside and after the part',
+    title: 'insert an octet of every class before, inside and after the part; the separator after Bearer also replaced by another octet',
     edits: isTextPart,
     classes: (model, part, text, { sweep, place }) => {
       const places = positions(text)
-      return (sweep ? SWEEP_CLASSES : OCTET_CLASSES).map((octetClass) => {
-        // Every value at every place, or (when a run places them by the seed) every value at one place.
-        const at = (octets: string, index: number) =>
-          place ? (places[place(octets, places.length)] as (typeof places)[number]) : (places[index % places.length] as (typeof places)[number])
-        const perValue = place ? 1 : places.length
-        return {
-          name: octetClass.name,
-          count: octetClass.values.length * perValue,
-          edit: (index: number) => {
-            const octets = octetClass.values[Math.floor(index / perValue)] as string
-            const { name, at: offset } = at(octets, index)
-            return edit('octet', part, octetClass.name, `${shown(octets)} ${name} ${part.label}`, writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`))
-          },
-        }
-      })
+      // echo's KeyAuth takes whatever follows `Bearer` and one octet as the key: an octet in place of the space gets in.
+      const replaced =
+        part.kind === 'auth separator'
+          ? [
+              lazyClass('an octet in its place', SEPARATOR_REPLACEMENTS, (octet) =>
+                edit('octet', part, 'an octet in its place', `${shown(octet)} in place of ${part.label}`, writePart(model, part, octet)),
+              ),
+            ]
+          : []
+      return [
+        ...replaced,
+        ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).map((octetClass) => {
+          // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim
+          // would take it (cheroot strips VT and FF from every field, and such a key got in); inside, a trim leaves it.
+          const [only] = octetClass.values
+          const where = octetClass.values.length === 1 && STRIPPED_OCTETS.has(only ?? '') && places.length > 2 ? places.filter((at) => at.name !== 'inside') : places
+          // Every value at every place, or (when a run places them by the seed) every value at one place.
+          const at = (octets: string, index: number) =>
+            place ? (where[place(octets, where.length)] as (typeof places)[number]) : (where[index % where.length] as (typeof places)[number])
+          const perValue = place ? 1 : where.length
+          return {
+            name: octetClass.name,
+            count: octetClass.values.length * perValue,
+            edit: (index: number) => {
+              const octets = octetClass.values[Math.floor(index / perValue)] as string
+              const { name, at: offset } = at(octets, index)
+              return edit(
+                'octet',
+                part,
+                octetClass.name,
+                `${shown(octets)} ${name} ${part.label}`,
+                writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`),
+              )
+            },
+          }
+        }),
+      ]
     },
   },
   {

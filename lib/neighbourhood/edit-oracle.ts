@@ -51,6 +51,11 @@ export interface Expectation {
    * slash. Any 4xx answers it.
    */
   ownWords?: string
+  /**
+   * Why the service may refuse the request with any 4xx and an Error body, whatever its judgement: a parameter the
+   * operation does not take (a query on the create), which a service may refuse as it may on the lists.
+   */
+  refusable?: { why: string; source: RuleSourceId }
   /** A method the spec does not name, HEAD aside: 405, or 501 (RFC 9110 §9.1), answers it. */
   otherMethod: boolean
   /** The forms HTTP/1.1 defines that the message takes beside the plain ones (HTTP/1.0, absolute-form, chunked, 100-continue): its HTTP layer may refuse them in its own words. */
@@ -164,9 +169,6 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   const bytes = request.body === undefined ? 0 : request.body.length
   if (bytes > BODY_LIMIT_BYTES) allowed.push({ status: 413, source: 'a body over 64 KiB', why: `a body of ${bytes} bytes, over 64 KiB: 413 with an Error body may come first` })
   if (key !== 'valid') return allowed
-  // POST /pets takes no parameter: a service may refuse one it does not know, as the lists may.
-  if (request.method === 'POST' && request.query)
-    allowed.push({ status: 400, source: 'a query the create does not take', why: `a query on the create (${request.query.slice(0, 60)}): 400 with an Error body may refuse it` })
   const accept = acceptOf(fieldValues(request.fields, 'accept'))
   if (!acceptAdmitsJson(accept))
     allowed.push({ status: 406, source: 'an Accept without JSON', why: `Accept: ${accept} admits no JSON: 406 with an Error body, or the answer in JSON` })
@@ -193,6 +195,14 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
   const allowed = allowedAnswers(request, key, context.apiKey)
   const { ownWords } = request
+  // POST /pets takes no parameter: a service may refuse one it does not know (CherryPy's dispatcher answers 404), as on the lists.
+  const refusable =
+    key === 'valid' && request.method === 'POST' && request.query
+      ? {
+          why: `a query on the create (${request.query.slice(0, 60)}), which takes none: a 4xx with an Error body may refuse it`,
+          source: 'a query the create does not take' as const,
+        }
+      : undefined
   const base = {
     key,
     allowed,
@@ -202,6 +212,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
     ...(request.invalid ? { invalidMessage: request.invalid } : {}),
     ...(request.unsupportedVersion !== undefined ? { unsupportedVersion: request.unsupportedVersion } : {}),
     ...(ownWords ? { ownWords } : {}),
+    ...(refusable ? { refusable } : {}),
     ...(route ? { route } : {}),
   }
   if (key === 'lenient')

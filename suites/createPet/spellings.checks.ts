@@ -131,6 +131,13 @@ const OWN_ENCODINGS: ReadonlyArray<{ label: string; contentType: string; write: 
     contentType: 'application/xml',
     write: (pet) => `<?xml version="1.0" encoding="UTF-8"?><NewPet><name>${pet.name}</name><categoryId>${pet.categoryId}</categoryId><status>pending</status></NewPet>`,
   },
+  {
+    // A binder that reads XML by its own field names (echo's DefaultBinder with Go's encoding/xml, .NET's XmlSerializer) takes these.
+    label: 'XML named as a binder names fields (<Name>, <CategoryID>)',
+    contentType: 'text/xml',
+    write: (pet) =>
+      `<?xml version="1.0" encoding="UTF-8"?><NewPet><Name>${pet.name}</Name><CategoryId>${pet.categoryId}</CategoryId><CategoryID>${pet.categoryId}</CategoryID><Status>pending</Status></NewPet>`,
+  },
 ]
 
 describe('createPet: a NewPet written in another media type’s own encoding', () => {

@@ -1,4 +1,6 @@
 import { describe, test } from '../../lib/checks/registry.js'
+import { withQuery } from '../../lib/spec/operation-requests.js'
+import { knownIds, requireServesValid } from '../fixtures.js'
 
 const PAGING_HEADERS = ['link', 'x-total-count', 'x-next-cursor', 'x-next', 'x-page', 'x-per-page', 'x-pagination']
 
@@ -14,6 +16,26 @@ describe('listPets: the list', () => {
     const lists = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
     for (const exchange of check.expect.successes(lists, 'listPets/returns-pets')) check.expect.matchesSchema(exchange, 'Pets')
   })
+
+  test.for(['petId', 'id'])(
+    '[listPets/body-schema] GET /pets with a pet’s id as the %s query parameter is a list (or refused): no parameter makes the list one pet',
+    async (name, { check }) => {
+      // CherryPy's dispatcher hands the query to the handler GET /pets/{petId} shares with the list: ?petId=2 answered pet 2, an object.
+      const [id] = knownIds(await check.survey(), 1)
+      check.require(id !== undefined, 'no pet is known in the store, so a list turned into one pet would show nothing')
+      const exchange = await check.api.send(withQuery(check.api.request({ operation: 'listPets' }), [{ name, value: String(id) }]))
+      check.requireAnswer(exchange, `GET /pets?${name}=${id}`)
+      const status = exchange.response?.status ?? 0
+      if (status === 200) check.expect.matchesSchema(exchange, 'Pets')
+      else {
+        check.expect.that(status >= 400 && status < 500, `GET /pets?${name}=${id} was answered ${status}, neither a list nor a refusal`, {
+          exchange,
+          expected: '200 with a list, or a 4xx with an Error body',
+        })
+        await requireServesValid(check, 'listPets')
+      }
+    },
+  )
 
   test('[listPets/further-pages] paging headers of GET /pets are recorded', async ({ check }) => {
     const survey = await check.survey()

@@ -170,6 +170,16 @@ export const authFaults: Variant[] = [
     ),
   },
   {
+    name: 'bearer-separator-not-read',
+    description: "the key is what follows the scheme and one octet, whatever that octet is, as echo 4's KeyAuth reads auth[7:]: Bearer:KEY and Bearer_KEY get in",
+    catches: ['auth/key-lookalike-401', 'auth/no-access-without-key'],
+    provenByEdits: ['octet'],
+    wrap: acceptedAsValid((request, apiKey) => {
+      const value = request.headers.authorization ?? ''
+      return value.startsWith('Bearer') && value.length > 7 && value[6] !== ' ' && value.slice(7) === apiKey
+    }),
+  },
+  {
     name: 'key-accepted-in-cookie',
     description: 'the key is also read from an access_token cookie',
     catches: ['auth/key-elsewhere-refused'],

@@ -52,6 +52,20 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'xml-bound-by-field-name',
+    description:
+      "an XML body is bound by the struct's own field names, as echo's DefaultBinder does with Go's encoding/xml: <Name>, <CategoryID> and <Status> make a pet, where an XML body is no JSON NewPet",
+    catches: ['createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request) || !/^(application|text)\/xml/i.test(request.headers['content-type'] ?? '')) return reference(request)
+      const element = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(request.body)?.[1]
+      const [name, categoryId, status] = [element('Name'), element('CategoryID'), element('Status')]
+      if (name === undefined || categoryId === undefined) return errorResponse(400, 'invalid_body', 'the body could not be bound')
+      const body = stringifyJson({ name, categoryId: new JsonNumber(categoryId), ...(status ? { status } : {}) })
+      return reference({ ...request, body, headers: { ...request.headers, 'content-type': 'application/json' } })
+    },
+  },
+  {
     name: 'form-method-override',
     description: "a POST form's _method field is read as the request's method, as Rack's MethodOverride does: POST /pets with _method=GET lists the pets",
     catches: ['createPet/request-media-types'],

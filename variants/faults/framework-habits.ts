@@ -186,6 +186,16 @@ export const frameworkHabitFaults: Variant[] = [
     },
   },
   {
+    name: 'list-query-read-as-path-parameter',
+    description:
+      "the list and the read of one pet are one handler whose parameters come from the path and the query alike, as CherryPy's MethodDispatcher passes them: GET /pets?petId=2 answers pet 2, an object where a list belongs",
+    catches: ['listPets/body-schema'],
+    wrap: (reference) => async (request) => {
+      const id = isListPets(request) ? (request.query.get('petId') ?? request.query.get('id')) : null
+      return id === null ? reference(request) : reference({ ...request, path: `/pets/${id}`, query: new URLSearchParams() })
+    },
+  },
+  {
     name: 'get-json-content-merged-over-path',
     description: 'a read of one pet takes its id from the JSON content before the path, as `{ ...req.params, ...req.body }` does: GET /pets/4 with {"id":3} answers pet 3',
     catches: ['getPet/returns-pet'],
