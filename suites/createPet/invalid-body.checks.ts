@@ -61,6 +61,8 @@ describe('createPet: the edges of the body space', () => {
     check.requireWrites()
     // Invalid (categoryId is no integer), so a service that reads it refuses it too: no pet of a megabyte's member is ever stored.
     const exchange = await check.api.createPet({ json: { name: check.petName('past-1-mib-'), categoryId: 'x', padding: 'x'.repeat(PAST_ONE_MIB) } })
+    // A server may answer before it has read such a body and close the connection under the rest, which can lose the answer: then nothing is known.
+    check.requireAnswer(exchange, 'POST /pets with an invalid NewPet padded past 1 MiB')
     check.expect.errorAnswer(exchange, [400, 413], `POST /pets with an invalid NewPet padded past 1 MiB, which an edge refuses by default`)
     // A refusal is evidence only from a target that creates a valid NewPet.
     await requireServesValid(check, 'createPet')
