@@ -285,9 +285,9 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     })
   if (!expectation.route && status >= 500 && !(expectation.otherMethod && status === 501) && !versionRefused)
     findings.push({ requirementId: 'responses/no-server-error', ok: false, message: `answered ${status} (${judgement.why})` })
-  // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
   // A refusal of what the operation does not take (a query on the create): the rules of every answer hold its Error body.
   if (expectation.refusable && status >= 400 && status < 500 && status !== 429) return findings
+  // An answer the policy allows beside the judgement's (406 to an Accept without JSON; 401 to a key spelled as only a SHOULD accepts): the rules of every answer judge it, and a SHOULD it departs from warns.
   const allowed = expectation.allowed.filter((answer) => answer.status === status)
   if (allowed.length > 0) {
     for (const answer of allowed) if (answer.warns) findings.push({ requirementId: answer.warns, ok: false, message: `answered ${status}: ${answer.why}` })

@@ -145,7 +145,8 @@ export function incidentalResults(exchange: OperationExchange, now: Date, apiKey
   const refusal = status >= 400 && status < 500
   if (refusal && wire && (wire.ownWords !== undefined || wire.otherForms.length > 0)) return results
   if (wire && wire.method !== 'GET' && wire.method !== 'POST' && status === 501) return results
-  // A message HTTP refuses whose request line, as a lenient reader ends it, carries no HTTP/1.x: 505 refuses the version read.
+  // A message HTTP refuses whose request line, as a lenient reader ends it, carries neither HTTP/1.0 nor 1.1: 505 refuses
+  // the version read (to HTTP/1.2 it departs from RFC 9110 §2.5's SHOULD, which the edit's judgement warns on).
   if (wire?.unsupportedVersion !== undefined && status === 505) return results
   const finalRateLimit = isRateLimitAnswer(response)
   results.push(

@@ -34,7 +34,8 @@ export interface WireReading {
   /**
    * The version a server may read in a request line HTTP refuses and refuse with 505 (RFC 9110 §15.6.6): the line ended
    * at its first bare CR or LF (RFC 9112 §2.2 lets a recipient end a line at a bare LF), its words split at spaces, and
-   * no HTTP/1.x where the version stands (`GET /pets/1` alone is the HTTP/0.9 form, which Jetty answers 505).
+   * neither HTTP/1.0 nor 1.1 where the version stands (`GET /pets/1` alone is the HTTP/0.9 form, which Jetty answers
+   * 505; `HTTP/1.2`, which RFC 9110 §2.5 has a server read as 1.1, so that a 505 to it warns).
    */
   unsupportedVersion?: string
 }
