@@ -74,6 +74,24 @@ export function integerReading(text: string): { kind: 'decimal' | 'lenient'; val
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
 export function getPetJudgement(idSegment: string): Judgement {
+  // A `;` as written starts the segment's parameters (RFC 3986 §3.3), which a servlet container takes off before it
+  // routes (Jakarta Servlet's path parameters: Tomcat and Jetty read `30;` and `30;x=1` as 30): a reading of the id,
+  // recorded, never another pet than the one it names; a segment of parameters alone names no pet (`;30` is /pets/).
+  const parameters = idSegment.indexOf(';')
+  if (parameters >= 0) {
+    const head = idSegment.slice(0, parameters)
+    const read = head === '' ? undefined : getPetJudgement(head)
+    if (read === undefined)
+      return { kind: 'invariants', source: 'lenient readings', why: `${JSON.stringify(idSegment)} is a segment of parameters alone (RFC 3986 §3.3), /pets/ to a servlet container` }
+    if (read.kind === 'pet')
+      return {
+        kind: 'lenient pet',
+        value: read.id,
+        source: 'lenient readings',
+        why: `${JSON.stringify(idSegment)} is ${read.id} with segment parameters (RFC 3986 §3.3), as a servlet container reads it (INFO)`,
+      }
+    return read
+  }
   const decoded = decodedUriPart(idSegment)
   const reading = decoded === undefined ? undefined : integerReading(decoded)
   if (reading?.kind === 'decimal' && reading.value >= INT64.min && reading.value <= INT64.max) {

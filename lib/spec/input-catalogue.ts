@@ -94,7 +94,7 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
     place: 'path petId',
     class: 'lenient reading',
     title: 'notations a reading may take for the integer',
-    expected: 'recorded (INFO): a JSON-number reading takes 5.0 and 5e0 as 5, a decimal one +5 and 05',
+    expected: 'recorded (INFO): a JSON-number reading takes 5.0 and 5e0 as 5, a decimal one +5 and 05, a servlet container 5; (the segment’s parameters taken off)',
     source: 'policy §2 (other notations, INFO)',
     level: 'INFO',
     requirement: 'getPet/lenient-notations',

@@ -195,6 +195,17 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
 })
 
 describe('a value made invalid gets the rows’ refusal, and never another pet', () => {
+  test('a `;` as written starts the segment’s parameters (RFC 3986 §3.3): the id before it is a reading (INFO), never another pet; parameters alone name no pet; an escaped one is data', () => {
+    const judged = (id: string) => judge(GET, head(`GET /v1/pets/${id} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement
+    expect(judged('30;')).toMatchObject({ kind: 'lenient pet', value: 30n })
+    expect(judged('30;jsessionid=1')).toMatchObject({ kind: 'lenient pet', value: 30n })
+    // Tomcat reads 3;0 as pet 3: that pet, or none, never pet 30 nor another.
+    expect(judged('3;0')).toMatchObject({ kind: 'lenient pet', value: 3n })
+    expect(judged(';30')).toMatchObject({ kind: 'invariants' })
+    expect(judged('0x1E;')).toMatchObject({ kind: 'refused' })
+    expect(judged('30%3B')).toMatchObject({ kind: 'refused' })
+  })
+
   test.for(['0x1E', '3_0', '30.', '.30e2', '%EF%BC%93%EF%BC%90', '30%3B', '3a0'])('the id %s: 400 or 404 with an Error body', (id) => {
     expect(judge(GET, head(`GET /v1/pets/${id} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement).toMatchObject({
       kind: 'refused',

@@ -38,6 +38,8 @@ export const INVALID_BODIES: InvalidBody[] = [
   { rule: 'categoryId is a boolean', body: (_c, m) => json({ name: m.name, categoryId: true, status: 'pending' }), findBy: 'name' },
   { rule: 'categoryId is null', body: (_c, m) => json({ name: m.name, categoryId: null, status: 'pending' }), findBy: 'name' },
   { rule: 'status outside the enum', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: 'adopted' }), findBy: 'name' },
+  // A status checked against an object (`STATUSES[s]`) takes the names every JavaScript object has.
+  { rule: 'status is a name every object has (constructor)', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: 'constructor' }), findBy: 'name' },
   { rule: 'status in the wrong letter case', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: 'Available' }), findBy: 'name' },
   { rule: 'status is an empty string', body: (_c, m) => json({ name: m.name, categoryId: m.categoryId, status: '' }), findBy: 'name' },
   { rule: 'body is an array', body: (_c, m) => json([{ name: m.name, categoryId: m.categoryId, status: 'pending' }]), findBy: 'name' },

@@ -8,8 +8,9 @@ import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { knownIds, requireServesValid, unknownIdCandidates } from '../fixtures.js'
 
 /**
- * Ids no int64 holds: not a number, a fraction, one past each end of int64, and one of 200 digits (a framework's
- * default bound on a path parameter answers that 414 or 431, where the policy says 400 or 404).
+ * Ids no int64 holds: not a number, a fraction, one past each end of int64, one of 200 digits (a framework's default
+ * bound on a path parameter answers that 414 or 431, where the policy says 400 or 404), and names every JavaScript
+ * object has.
  */
 const INVALID_PET_IDS = [
   { label: 'abc', id: 'abc' },
@@ -17,6 +18,9 @@ const INVALID_PET_IDS = [
   { label: '9223372036854775808', id: '9223372036854775808' },
   { label: '-9223372036854775809', id: '-9223372036854775809' },
   { label: 'an id of 200 digits', id: '9'.repeat(200) },
+  // Names every JavaScript object has: a store kept in a plain object (`pets[id]`) finds something under them.
+  { label: '__proto__', id: '__proto__' },
+  { label: 'constructor', id: 'constructor' },
 ]
 
 /** Ids at the edges of int64 and their neighbours (policy §2): where parsing, signs and overflow go wrong. */

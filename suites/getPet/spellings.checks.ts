@@ -73,7 +73,7 @@ describe('getPet: the id spelled every way', () => {
     },
   )
 
-  test('[getPet/lenient-notations] what GET /pets/{id} answers to +N, 0N, N.0 and Ne0 of an existing id is recorded', async ({ check }) => {
+  test('[getPet/lenient-notations] what GET /pets/{id} answers to +N, 0N, N.0, Ne0 and N; of an existing id is recorded', async ({ check }) => {
     const { id } = await existingPet(check)
     const answers = await Promise.all(LENIENT.spellings.map((spelling) => getSpelled(check, asPathSegment(spelling.spell(String(id))))))
     LENIENT.spellings.forEach((spelling, index) => {

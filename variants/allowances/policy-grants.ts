@@ -96,6 +96,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   },
   { row: 'other notations', grants: 'a `limit` read as a lenient parser reads it: a SHOULD warning', operators: ['limit-read-with-number', 'limit-read-with-python-int'] },
   { row: 'other notations', grants: 'INFO only: `+5`, `05`, `5.0`, `1e1`', operators: ['lenient-id-notations-read'] },
+  {
+    row: 'other notations',
+    grants: 'a notation that is not a decimal integer in any reading: `30;` is 30 in the reading RFC 3986 §3.3 gives segment parameters (INFO)',
+    operators: ['path-parameters-removed'],
+  },
   { row: 'JSON text', grants: 'duplicate member names: INFO', operators: ['duplicate-members-first-wins', 'duplicate-members-last-wins'] },
   {
     row: 'text that is not Unicode',

@@ -135,6 +135,14 @@ export const routingAllowances: Allowance[] = [
     wrap: routesOn((request) => (request.path.includes('//') ? { ...request, path: request.path.replace(/\/{2,}/g, '/') } : request)),
   },
   {
+    id: 'path-parameters-removed',
+    does: 'each path segment’s parameters, from a `;` on, are taken off before routing, as a servlet container does (Tomcat, Jetty): /v1/pets/30; and /v1/pets/30;x=1 are pet 30, /v1/pets/3;0 pet 3',
+    source: { rfc: 'RFC 3986 §3.3' },
+    allowedBy: 'the semicolon is often used to delimit parameters applicable to that segment: a reading of the id, recorded (INFO), never another pet than the one it names',
+    layer: 'router',
+    wrap: routesOn((request) => (request.path.includes(';') ? { ...request, path: request.path.replace(/;[^/]*/g, '') } : request)),
+  },
+  {
     id: 'fixed-segments-matched-undecoded',
     does: 'the router matches the path as written: /v1/%70ets or /%76%31/pets is no route, answered 404 with an Error body before auth',
     source: { policy: 'equivalent spellings' },

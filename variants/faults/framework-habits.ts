@@ -236,4 +236,21 @@ export const frameworkHabitFaults: Variant[] = [
           }
         : reference(request),
   },
+  {
+    name: 'pets-kept-in-a-plain-object',
+    description:
+      "the store is a plain object indexed by the path's id, as `pets[c.req.param('petId')]` does: GET /pets/__proto__ and /pets/constructor find something, and answer 200 with {}",
+    catches: ['getPet/invalid-id'],
+    wrap: (reference) => async (request) =>
+      isGetPet(request) && ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'].includes(request.path.slice('/pets/'.length))
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
+        : reference(request),
+  },
+  {
+    name: 'status-checked-against-an-object',
+    description:
+      "a NewPet's status is checked as `Boolean(STATUSES[s])` against a plain object of the statuses: constructor, toString and __proto__ pass, and a pet of status constructor is created",
+    catches: ['createPet/invalid-body-400', 'createPet/invalid-body-not-created'],
+    wrap: rewritingNewPet((fields) => (fields.status === 'constructor' || fields.status === 'toString' ? { ...fields, status: 'available', storedAs: fields.status } : fields)),
+  },
 ]

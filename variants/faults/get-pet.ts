@@ -30,13 +30,6 @@ export const getPetFaults: Variant[] = [
     wrap: (reference) => async (request) => (isGetPet(request) && request.path.length - '/pets/'.length > 100 ? errorResponse(404, 'not_found', 'Not found') : reference(request)),
   },
   {
-    name: 'getPet-id-cut-at-semicolon',
-    description: "Fastify 4's useSemicolonDelimiter: the router cuts the path at ';', so GET /pets/30; reads pet 30",
-    catches: ['getPet/other-notations'],
-    wrap: (reference) => async (request) =>
-      isGetPet(request) && request.path.includes(';') ? reference({ ...request, path: request.path.slice(0, request.path.indexOf(';')) }) : reference(request),
-  },
-  {
     name: 'getPet-never-answers',
     description: 'GET /pets/{petId} never answers: the request is read and the connection held open, nothing is sent',
     catches: ['getPet/returns-pet'],
