@@ -197,7 +197,8 @@ export function findRootCauses(results: readonly RequirementResult[]): RootCause
     let cause = entry.words
     if (key.startsWith('status:')) {
       if (entry.expected.size < 2) continue
-      cause = `every error is answered ${entry.words}, where the spec names ${[...entry.expected].sort().join(', ')}`
+      // Not "every error": a service may answer most errors right and this one status wherever its validator or auth middleware refuses first.
+      cause = `errors are answered ${entry.words} where the spec names ${[...entry.expected].sort().join(', ')}`
     }
     const remaining = failing.filter((result) => result.failures.length === 0 || result.failures.some((failure) => !entry.failures.has(failure))).map((result) => result.id)
     causes.push({ cause, shownBy: key.startsWith('input:') ? 'experiment' : 'text', requirements: [...entry.requirements], remaining })

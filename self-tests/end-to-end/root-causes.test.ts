@@ -64,7 +64,7 @@ describe('one behaviour, many failures: the behaviour is named once, with what s
       /^values of the wrong JSON type are accepted instead of refused with 400 \(a (number|string|boolean|object|array) (name|categoryId|status) was answered 2\d\d\)/,
       ['createPet/invalid-body-400', 'createPet/invalid-body-not-created'],
     ],
-    ['every-error-400', /^every error is answered 400, where the spec names 401, 404/, ['auth/missing-key-401', 'getPet/unknown-id-404']],
+    ['every-error-400', /^errors are answered 400 where the spec names 401, 404/, ['auth/missing-key-401', 'getPet/unknown-id-404']],
     // Shown by experiment: the 2^53 it rounds to is also a value the suite sends, so no text marks it.
     ['categoryId-rounded', /^categoryId: requests fail on their categoryId alone/, ['createPet/integer-edges-round-trip', 'createPet/echoes-fields']],
   ] as const)('%s', async ([name, cause, explained]) => {
