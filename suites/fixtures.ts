@@ -20,6 +20,13 @@ export function unknownIdCandidates(survey: StoreSurvey): bigint[] {
   return [1_999_999_973n, 1_999_999_943n, 1_999_999_911n].filter((id) => !survey.pets.has(id))
 }
 
+/** A pet the lists show (the run's own store survey), or the check is inconclusive: a request served for it would hand out real data. */
+export async function knownPetId(check: Check, why: string): Promise<bigint> {
+  const [id] = knownIds(await check.survey(), 1)
+  check.require(id !== undefined, `no pet is known in the store, so ${why}`)
+  return id as bigint
+}
+
 /** Up to `count` ids of pets the store is known to hold, spread over what the survey saw. */
 export function knownIds(survey: StoreSurvey, count: number): bigint[] {
   const ids = [...survey.pets.keys()]

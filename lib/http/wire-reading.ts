@@ -112,7 +112,7 @@ export function readWire(head: string): WireReading {
 /** HTTP/1.0 and HTTP/1.1: the versions a request line of HTTP/1.1 carries (a later minor version, `HTTP/1.2`, is one a server may refuse too). */
 const HTTP1 = /^HTTP\/1\.[01]$/
 
-/** WireReading.unsupportedVersion: the version word a lenient reader finds in the request line, when it is no HTTP/1.x. */
+/** WireReading.unsupportedVersion: the version word a lenient reader finds in the request line, when it is neither HTTP/1.0 nor 1.1. */
 function unsupportedVersionOf(requestLine: string): string | undefined {
   const words = (requestLine.split(/[\r\n]/)[0] ?? '').split(' ').filter((word) => word !== '')
   if (words.length < 3) return 'none (the HTTP/0.9 form)'

@@ -3,6 +3,8 @@
  * §3.2, §6–7): another method of the registry or an unknown token, HTTP/1.0, an absolute-form target, the body framed
  * otherwise, and a parameter, field, key or member given twice with another value.
  */
+
+import { multipartForm, urlencodedForm } from '../spec/form-bodies.js'
 import { PET_STATUSES } from '../spec/petstore-api.js'
 import { clone, FRAMINGS, type Member, membersOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
 import { type EditOperator, edit, lazyClass } from './edit.js'
@@ -69,9 +71,6 @@ export function duplicateWithValue(model: RequestModel, part: PartRef, value: st
   return edited
 }
 
-/** The boundary of a multipart body the add-content operator writes. */
-const MULTIPART_BOUNDARY = 'petstore-conformance-boundary'
-
 /**
  * The parameters a read names, each with another value, as content would name them: the list's own query parameters
  * (another limit, another status), or the pet's id as `petId` and `id` (the id below it, a pet a store that numbers its
@@ -102,15 +101,13 @@ function withContent(model: RequestModel, form: ContentForm, inPlace = false): R
   // seeded): a reader that takes the content's limit of 100 then lists more than the default page of 20.
   const status = model.query.find((field) => field.name === 'status')?.value
   const parameters = parametersOtherwise(model).map((parameter) => (inPlace && parameter.name === 'status' && status !== undefined ? { ...parameter, value: status } : parameter))
-  const [contentType, text] =
+  const fields = parameters.map(({ name, value }) => [name, value] as const)
+  const { contentType, text } =
     form === 'urlencoded'
-      ? ['application/x-www-form-urlencoded', new URLSearchParams(parameters.map(({ name, value }): [string, string] => [name, value])).toString()]
+      ? urlencodedForm(fields)
       : form === 'multipart'
-        ? [
-            `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
-            `${parameters.map(({ name, value }) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('')}--${MULTIPART_BOUNDARY}--\r\n`,
-          ]
-        : ['application/json', JSON.stringify(Object.fromEntries(parameters.map(({ name, value, number }) => [name, number ? Number(value) : value])))]
+        ? multipartForm(fields)
+        : { contentType: 'application/json', text: JSON.stringify(Object.fromEntries(parameters.map(({ name, value, number }) => [name, number ? Number(value) : value]))) }
   const edited = clone(model)
   return { ...edited, ...(inPlace ? { query: [] } : {}), headers: [...edited.headers, { name: 'Content-Type', value: contentType }], body: { text } }
 }

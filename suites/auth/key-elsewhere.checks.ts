@@ -6,9 +6,10 @@
  */
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import { urlencodedForm } from '../../lib/spec/form-bodies.js'
 import { pathBelowBase, withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import type { Field, RequestModel } from '../../lib/spec/request-model.js'
-import { categoryId, knownIds, requireGetPetInService, requireServesValid } from '../fixtures.js'
+import { categoryId, knownPetId, requireGetPetInService, requireServesValid } from '../fixtures.js'
 
 /** The right key, carried some other way than `Authorization: Bearer <key>`. */
 interface KeyPlacement {
@@ -16,15 +17,14 @@ interface KeyPlacement {
   query?: (key: string) => Field[]
   headers?: (key: string) => Record<string, string>
   /** Form content (urlencoded) that carries it. */
-  form?: (key: string) => string
+  form?: (key: string) => Array<[string, string]>
 }
 
-/** The model with form content (application/x-www-form-urlencoded) holding `text`. */
-function withForm(model: RequestModel, text: string): RequestModel {
-  return { ...withHeader(model, 'Content-Type', FORM), body: { text } }
+/** The model with urlencoded form content holding the fields. */
+function withForm(model: RequestModel, fields: ReadonlyArray<readonly [string, string]>): RequestModel {
+  const form = urlencodedForm(fields)
+  return { ...withHeader(model, 'Content-Type', form.contentType), body: { text: form.text } }
 }
-
-const FORM = 'application/x-www-form-urlencoded'
 
 const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as the api_key query parameter', query: (key) => [{ name: 'api_key', value: encodeURIComponent(key) }] },
@@ -35,7 +35,7 @@ const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as Basic credentials (the key as user name)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }) },
   { label: 'as Basic credentials (the key as password)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`:${key}`).toString('base64')}` }) },
   // RFC 6750 §2.2's form-encoded body parameter, which a Bearer strategy that reads a request's parameters takes on any method.
-  { label: 'as an access_token field of form content (RFC 6750 §2.2)', form: (key) => new URLSearchParams({ access_token: key }).toString() },
+  { label: 'as an access_token field of form content (RFC 6750 §2.2)', form: (key) => [['access_token', key]] },
 ]
 
 /** A path the spec names, as GET /pets or GET /pets/{id} of a pet the lists show (the one most worth guarding), without the key. */
@@ -73,11 +73,7 @@ const PATH_SPELLINGS = [
 ].map((spelling) => ({ ...spelling, path: `/${spelling.segments.join('/')}` }))
 
 /** A pet the lists show, so that a served probe would hand out real data; inconclusive when the store shows none. */
-async function probedId(check: Check): Promise<bigint> {
-  const [id] = knownIds(await check.survey(), 1)
-  check.require(id !== undefined, 'no pet is known in the store, so a served GET /pets/{id} would show no data')
-  return id as bigint
-}
+const probedId = (check: Check) => knownPetId(check, 'a served GET /pets/{id} would show no data')
 
 describe('auth: the key anywhere but the Bearer header', () => {
   test.for(PLACEMENT_ROWS)('[auth/key-elsewhere-refused] $target with the key $label and no Bearer header: no 2xx, no pet data', async (row, { check }) => {
@@ -102,8 +98,13 @@ describe('auth: the key anywhere in a create but the Bearer header', () => {
     const pet = { name: check.petName('key-in-create'), categoryId: categoryId(check), status: 'sold', ...(placement.member ? { [placement.member]: key } : {}) }
     const withoutKey = check.api.request({ operation: 'createPet', body: { json: pet } }, null)
     const queried = placement.query ? withQuery(withoutKey, [{ name: placement.query, value: encodeURIComponent(key) }]) : withoutKey
-    const fields = { access_token: key, name: pet.name, categoryId: String(pet.categoryId), status: pet.status }
-    const request = placement.form ? withForm(queried, new URLSearchParams(fields).toString()) : queried
+    const fields = [
+      ['access_token', key],
+      ['name', pet.name],
+      ['categoryId', String(pet.categoryId)],
+      ['status', pet.status],
+    ] as const
+    const request = placement.form ? withForm(queried, fields) : queried
     const exchange = await check.api.send(request)
     const what = `POST /pets with the key ${placement.label}`
     check.requireAnswer(exchange, what)

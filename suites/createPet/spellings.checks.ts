@@ -6,11 +6,13 @@
  * media type, or none: 415 or 400 with an Error body, or 201 (which one is recorded); never a 5xx. A NewPet written in
  * another media type's own encoding (a form, a multipart body, XML) is no JSON NewPet: 415 or 400, nothing created.
  */
+
 import type { Check } from '../../lib/checks/check.js'
 import { petDifferences } from '../../lib/checks/differences.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import { responseObject } from '../../lib/http/response-json.js'
+import { MULTIPART_CONTENT_TYPE, multipartForm } from '../../lib/spec/form-bodies.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireServesValid } from '../fixtures.js'
@@ -93,8 +95,6 @@ interface EncodedPet {
   categoryId: bigint
 }
 
-const MULTIPART_BOUNDARY = 'petstore-conformance-boundary'
-
 /**
  * A NewPet written in another media type's own encoding (policy §2, request media types: a form, a multipart body,
  * XML), each with the label it comes with; and a form that asks for another method besides (`_method=GET`, which
@@ -113,18 +113,13 @@ const OWN_ENCODINGS: ReadonlyArray<{ label: string; contentType: string; write: 
   },
   {
     label: 'a multipart form',
-    contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
+    contentType: MULTIPART_CONTENT_TYPE,
     write: (pet) =>
-      [
-        ...Object.entries({ name: pet.name, categoryId: String(pet.categoryId), status: 'pending' }).flatMap(([field, value]) => [
-          `--${MULTIPART_BOUNDARY}`,
-          `Content-Disposition: form-data; name="${field}"`,
-          '',
-          value,
-        ]),
-        `--${MULTIPART_BOUNDARY}--`,
-        '',
-      ].join('\r\n'),
+      multipartForm([
+        ['name', pet.name],
+        ['categoryId', String(pet.categoryId)],
+        ['status', 'pending'],
+      ]).text,
   },
   {
     label: 'XML',

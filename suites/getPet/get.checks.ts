@@ -5,7 +5,7 @@ import { listedPets } from '../../lib/data/store-survey.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { integerField, stringifyJson } from '../../lib/http/json.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
-import { knownIds, requireServesValid, unknownIdCandidates } from '../fixtures.js'
+import { knownIds, knownPetId, requireServesValid, unknownIdCandidates } from '../fixtures.js'
 
 /**
  * Ids no int64 holds: not a number, a fraction, one past each end of int64, one of 200 digits (a framework's default
@@ -45,9 +45,7 @@ function idsNextToKnownOnes(known: ReadonlySet<bigint>): bigint[] {
  * lets them wrap (Haskell's `read :: Int64`, a C parser without an overflow check), so it reaches a real pet.
  */
 async function wrappedPastInt64(check: Check): Promise<{ id: bigint; wrapped: string }> {
-  const [known] = knownIds(await check.survey(), 1)
-  check.require(known !== undefined, 'the store is empty: no pet whose id to wrap')
-  const id = known as bigint
+  const id = await knownPetId(check, 'no pet whose id to wrap')
   return { id, wrapped: String(id + 2n ** 64n) }
 }
 
