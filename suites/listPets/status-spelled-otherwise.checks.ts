@@ -2,9 +2,9 @@
  * A status outside the enum that a lenient reader takes for one in it: the enum is case-sensitive and has no
  * whitespace, so `SOLD`, or `sold` with an escaped space or tab, U+00A0 or U+3000 around it, is an invalid status
  * (policy §2, invalid `status` filter value), and an edit that makes a value invalid does not get the plain request's
- * answer (§2b): SHOULD, as for a limit, whose rule the invalid status row takes and whose lenient readings warn (row
- * "other notations"). Frameworks serve it: Tornado's get_query_argument strips control octets and Unicode whitespace
- * from every value, and many filters compare without case.
+ * answer (§2b, MUST: its one exception is a limit read leniently, row "other notations"). Frameworks serve it:
+ * Tornado's get_query_argument strips control octets and Unicode whitespace from every value, and many filters compare
+ * without case.
  *
  * The answer is the plain request's when it lists pets of that status alone while the store's unfiltered list, read
  * right after it, shows a pet of another status among as many first pets: a filter ignored (which the row allows)

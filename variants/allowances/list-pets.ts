@@ -143,20 +143,6 @@ export const listPetsAllowances: Allowance[] = [
     },
   },
   {
-    id: 'status-read-in-any-case',
-    does: 'the status filter is read in any letter case: status=AVAILABLE lists the available pets',
-    source: INVALID_STATUS,
-    allowedBy: INVALID_STATUS_WORDS,
-    layer: 'service',
-    group: 'invalid status',
-    warns: ['listPets/status-invalid-400', 'listPets/status-spelled-otherwise'],
-    wrap: (inner) => async (request) => {
-      const status = request.query.get('status')
-      const lower = status?.toLowerCase() ?? null
-      return isListPets(request) && status !== lower && isPetStatusText(lower) ? inner(withQuery(request, (query) => query.set('status', lower as string))) : inner(request)
-    },
-  },
-  {
     id: 'status-refused-422',
     does: 'a status filter outside the enum is answered 422 with a valid Error body saying 422',
     source: INVALID_STATUS,
