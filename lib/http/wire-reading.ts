@@ -231,8 +231,10 @@ export function keyOfFields(fields: readonly WireField[], key: string): KeyState
 const BARE_LINE_END = /\r(?!\n)|(?<!\r)\n/
 
 /**
- * Whether a head carries the key, read strictly and leniently: a field line that a bare LF or CR splits may
- * still carry it to a server that ends lines there (RFC 9112 §2.2 lets a recipient take a bare LF as a line end).
+ * Whether a head carries the key, read strictly and leniently: a field line that a bare LF splits may still carry it
+ * to a server that ends lines there (RFC 9112 §2.2 lets a recipient take a bare LF as a line end). A bare CR is no
+ * line end: a recipient MUST read it as invalid or as SP (§2.2), so `Bearer <key>\rx` is no key, and a field line
+ * after a bare CR is no field.
  */
 export function keyOfWire(head: string, key: string, fields: readonly WireField[] = readWire(head).fields): KeyState {
   const strict = keyOfFields(fields, key)
@@ -240,7 +242,7 @@ export function keyOfWire(head: string, key: string, fields: readonly WireField[
   if (strict === 'valid' || (!BARE_LINE_END.test(head) && fields.every((field) => field.name === field.name.trim()))) return strict
   const split = head
     .replace(/\r\n\r\n$/, '')
-    .split(/\r\n|\n|\r/)
+    .split(/\r\n|\n/)
     .slice(1)
   const leniently = keyOfFields(
     split.map((line) => ({ name: line.slice(0, Math.max(0, line.indexOf(':'))).trim(), value: line.slice(line.indexOf(':') + 1) })),

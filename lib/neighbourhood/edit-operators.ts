@@ -96,6 +96,9 @@ const percentOf = (octet: string) => percentEncodedOctet(octet.charCodeAt(0))
 /** The parts of the request-target, where an escape means the octet it encodes (RFC 3986 §2.1). */
 const URI_PARTS: ReadonlySet<PartKind> = new Set(['segment', 'query name', 'query value'])
 
+/** The octet class of the key followed by a bare CR and more text. */
+const CR_THEN_TEXT = 'a bare CR after it, then text'
+
 /** A body member whose value is a number: the notation operator's part in a body. */
 const NUMERIC_MEMBERS = new Set(['categoryId'])
 
@@ -109,9 +112,12 @@ function isNumericPart(part: PartRef, text: string, model: RequestModel): boolea
   return false
 }
 
-/** A notation as the part carries it: in the path or the query, every octet outside unreserved ASCII percent-encoded; in a body, as written. */
-function carried(part: PartRef, notation: string): string {
-  if (part.kind === 'member value') return octetsOf(notation)
+/**
+ * A notation as the part carries it: in the path or the query, every octet outside unreserved ASCII percent-encoded
+ * (a path segment's own slashes aside, for a class written as it is); in a body, as written.
+ */
+function carried(part: PartRef, notation: string, asWritten = false): string {
+  if (part.kind === 'member value' || asWritten) return octetsOf(notation)
   return [...octetsOf(notation)].map((octet) => (/[A-Za-z0-9\-._~]/.test(octet) ? octet : percentOf(octet))).join('')
 }
 
@@ -214,8 +220,19 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
               ),
             ]
           : []
+      // A bare CR is no line end (RFC 9112 §2.2: invalid, or read as SP): text after one that follows the key belongs to the
+      // token, which is then no key. Python's header parser (the email package) ends the line there, and let the key in.
+      const crThenText =
+        part.kind === 'auth token'
+          ? [
+              lazyClass(CR_THEN_TEXT, ['\r'], (octet) =>
+                edit('octet', part, CR_THEN_TEXT, `${shown(octet)} and text after ${part.label}`, writePart(model, part, `${text}${octet}x`)),
+              ),
+            ]
+          : []
       return [
         ...replaced,
+        ...crThenText,
         ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).map((octetClass) => {
           // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim
           // would take it (cheroot strips VT and FF from every field, and such a key got in); inside, a trim leaves it.
@@ -251,12 +268,14 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     classes: (model, part, text) => {
       const values = [text, String(BigInt(text) + 7n)]
       const inTarget = URI_PARTS.has(part.kind)
-      return NOTATION_CLASSES.filter((notationClass) => inTarget || !notationClass.targetOnly).flatMap((notationClass) =>
+      const classes = NOTATION_CLASSES.filter((notationClass) => (inTarget || !notationClass.targetOnly) && (part.kind === 'segment' || !notationClass.asWritten))
+      return classes.flatMap((notationClass) =>
         (notationClass.targetOnly ? values.slice(0, 1) : values).map((digits, which) => {
           const name = `${notationClass.name}, ${which === 0 ? 'same value' : 'another value'}`
           return lazyClass(name, notationClass.spellings, (spelling) => {
             const notation = spelling.spell(digits)
-            return edit('notation', part, name, `${part.label} as ${JSON.stringify(notation)} (${spelling.label})`, writePart(model, part, carried(part, notation)))
+            const written = carried(part, notation, notationClass.asWritten)
+            return edit('notation', part, name, `${part.label} as ${JSON.stringify(notation)} (${spelling.label})`, writePart(model, part, written))
           })
         }),
       )

@@ -141,6 +141,21 @@ function plainMeaning(plain: MeaningInput & { head: string }): RequestMeaning {
   return meaning
 }
 
+/** The path's segments with its dot segments removed (RFC 3986 §5.2.4), or undefined when it holds none as written. */
+function withoutDotSegments(path: readonly string[]): string[] | undefined {
+  if (!path.some((segment) => segment === '.' || segment === '..')) return undefined
+  const kept: string[] = []
+  for (const [index, segment] of path.entries()) {
+    if (segment !== '.' && segment !== '..') kept.push(segment)
+    else {
+      if (segment === '..') kept.pop()
+      // A dot segment at the end leaves the path ending in a slash: `/pets/4/..` is `/pets/`.
+      if (index === path.length - 1) kept.push('')
+    }
+  }
+  return kept
+}
+
 const STRICT: ReadonlySet<Relaxation> = new Set()
 const ALONE = new Map(RELAXATIONS.map((relaxation) => [relaxation, new Set([relaxation])]))
 
@@ -304,6 +319,14 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
       ...base,
       judgement: { kind: 'invariants', source: 'fields without meaning', why: `${edit.field.name} carries no meaning, and a create is not compared with another` },
     }
+  }
+  // Dot segments as the path's own: a path that names a pet once they are removed is that pet or none, never another.
+  const dotsRemoved = route ? undefined : withoutDotSegments(request.path)
+  const named = dotsRemoved && request.method === 'GET' ? routeOf({ ...request, path: dotsRemoved }, context.baseSegments) : undefined
+  const namedPet = named?.route === 'getPet' ? getPetJudgement(named.idSegment ?? '') : undefined
+  if (namedPet?.kind === 'pet') {
+    const why = `the path names pet ${namedPet.id} once its dot segments are removed (RFC 3986 §5.2.4): that pet, or none where a server routes the path as written, never another`
+    return { ...base, judgement: { kind: 'lenient pet', value: namedPet.id, source: 'lenient readings', why } }
   }
   if (!route)
     return {

@@ -3,7 +3,7 @@
  * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
  * infinities and NaN (what a parser that reads a double first overflows on), parentheses (Haskell's read), thousands of digits (past a bounded
  * reader's limit), a format suffix (`5.json`, which routers read as a format), a slash (`5%2F` in a path, which a
- * router that decodes first reads as `5/`), dot segments after an escaped slash (`5%2F..%2F4`), digits of other scripts, whitespace a parser may drop, leading zeros.
+ * router that decodes first reads as `5/`), dot segments after an escaped slash (`5%2F..%2F4`) and as the path's own (`4/../5`), digits of other scripts, whitespace a parser may drop, leading zeros.
  * Some are a decimal integer in one reading of the spec (`+5`, `05`, `5.0`, `5e0`): the oracle, not this list, says
  * which (edit-oracle.ts).
  */
@@ -14,6 +14,8 @@ export interface NotationClass {
   spellings: readonly Spelling[]
   /** A class that shows only in the request-target, of the value the plain request names: not in a body, nor of another value. */
   targetOnly?: true
+  /** Written into the request-target as it is, its slashes and dots the path's own: only into a path segment. */
+  asWritten?: true
 }
 
 const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.filter((spelling) => pattern.test(spelling.label))
@@ -64,9 +66,14 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'inf', spell: () => 'inf' },
       { label: 'a minus infinity, -Infinity', spell: () => '-Infinity' },
       { label: 'an exponent past a double, 5e999', spell: (digits) => `${digits}e999` },
-      // Past a decimal reader's exponent too (Python's Decimal, which a vendor reads JSON numbers with to keep integers exact, raises InvalidOperation).
-      { label: 'an exponent of twenty digits, 5e99999999999999999999', spell: (digits) => `${digits}e99999999999999999999` },
     ],
+  },
+  {
+    // Past a decimal reader's exponent too: Python's Decimal, which a vendor reads JSON numbers with to keep integers
+    // exact, raises InvalidOperation (a 500 where the number is out of range anyway). A class of its own, so that every
+    // run sends it: among the infinities, one seed in five did (Falcon and Twisted red teams).
+    name: 'an exponent past a decimal reader',
+    spellings: [{ label: 'an exponent of twenty digits, 5e99999999999999999999', spell: (digits) => `${digits}e99999999999999999999` }],
   },
   {
     // Haskell's read takes a number in parentheses (scotty's param reads an Int64 so): `(5)` is 5.
@@ -110,6 +117,18 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
       { label: 'a dot segment before it, ./5', spell: (digits: string) => `./${digits}` },
     ],
     targetOnly: true,
+  },
+  {
+    // Dot segments as the path's own (`4/../5`): a path that names pet 5 once they are removed (RFC 3986 §5.2.4,
+    // §6.2.2.3). A server removes them or routes the path as written (no route: 404); one that reads the id from the
+    // first segment after `pets` and drops the rest (Twisted's isLeaf resource) answers pet 4, another pet. One
+    // spelling, so that every run sends it.
+    name: 'dot segments as written',
+    spellings: [
+      { label: 'a dot-dot segment after the number below, 4/../5', spell: (digits: string) => `${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}/../${digits}` },
+    ],
+    targetOnly: true,
+    asWritten: true,
   },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
   { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },

@@ -182,6 +182,11 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
       { label: 'application/json; charset=iso-8859-1', spell: () => 'application/json; charset=iso-8859-1' },
       { label: 'application/json; charset=windows-1252', spell: () => 'application/json; charset=windows-1252' },
+      // A parameter other than charset: application/json defines none (RFC 8259 §11), and a label's parameters are the
+      // label's own (RFC 9110 §8.3.1). `q` weighs a media range in Accept only: Falcon picks a body's handler as it
+      // reads Accept, and refused `q=0` with 415 (red team).
+      { label: 'application/json; version=1 (a parameter application/json does not define)', spell: () => 'application/json; version=1' },
+      { label: 'application/json; q=0 (a parameter only Accept reads as a weight)', spell: () => 'application/json; q=0' },
     ],
   },
   {
@@ -196,6 +201,9 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'text/plain', spell: () => 'text/plain' },
       { label: 'application/x-www-form-urlencoded', spell: () => 'application/x-www-form-urlencoded' },
       { label: 'application/xml', spell: () => 'application/xml' },
+      // multipart/form-data needs its boundary (RFC 7578 §4.1): Twisted's HTTP layer parses such a body before any resource
+      // and answered a bare 400 without one, before the key was read (red team).
+      { label: 'multipart/form-data without its boundary', spell: () => 'multipart/form-data' },
       { label: 'no Content-Type at all', spell: () => '' },
     ],
   },

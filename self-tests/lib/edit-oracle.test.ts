@@ -328,7 +328,10 @@ describe('without the key, no access; a message HTTP refuses, the invariants alo
     expect(keyInValue(`Bearer ${KEY}\u00a0`, KEY)).toBe('none')
     expect(keyInValue(`Bearer${KEY}`, KEY)).toBe('none')
     expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\nAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
-    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\rAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
+    // A bare CR is no line end (RFC 9112 §2.2): read as SP, it leaves no Authorization field, and no key with text after it.
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `X-Note: a\rAuthorization: Bearer ${KEY}`), KEY)).toBe('none')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `Authorization: Bearer ${KEY}\rx`), KEY)).toBe('none')
+    expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `Authorization: Bearer ${KEY}\r`), KEY)).toBe('lenient')
     // Whitespace before a field's name: no token, but a reader that trims names finds the key.
     expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `\tAuthorization: Bearer ${KEY}`), KEY)).toBe('lenient')
     expect(keyOfWire(head('GET /v1/pets HTTP/1.1', `Authorization : Bearer ${KEY}`), KEY)).toBe('lenient')
@@ -511,6 +514,16 @@ describe('what an edited request may not get in place of an answer', () => {
     const expectation = judge(plain, edited, bodies)
     return judgeEditedAnswer(exchangeOf(edited, outcome), expectation, exchangeOf(plain, plainOutcome), {})
   }
+
+  test('the key with a bare CR and text after it is no key, nor a field line after a bare CR a field (RFC 9112 §2.2: a bare CR is invalid, or SP): a 2xx fails no access', () => {
+    for (const field of [`Authorization: Bearer ${KEY}\rx`, `X-Note: a\rAuthorization: Bearer ${KEY}`]) {
+      const edited = head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', field)
+      const failed = findingsOn(LIST, edited, answered('[]')).filter((finding) => !finding.ok)
+      expect(failed, JSON.stringify(field)).toEqual([expect.objectContaining({ requirementId: 'auth/no-access-without-key' })])
+      // Refused in the HTTP layer's words (Node's bare 400), the message is judged by no access alone.
+      expect(findingsOn(LIST, edited, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
+    }
+  })
 
   test('a read of one pet written as HTTP refuses it (a space in the target) never gets another pet, alone or in a list (§2b)', () => {
     const read406 = head('GET /v1/pets/406 HTTP/1.1', 'Accept: application/json', AUTH)

@@ -75,6 +75,17 @@ describe('auth: 401 comes before every other answer', () => {
     check.expect.status(exchange, 401, 'POST /pets (labelled text/plain)')
   })
 
+  // An HTTP layer that parses a multipart body before any of the service's code (Twisted) refuses a label without its boundary unless the key is read first.
+  test.for(WITHOUT_VALID_KEY)(
+    '[auth/401-before-400] POST /pets labelled multipart/form-data without its boundary and $label is answered 401, not 415 or 400',
+    async ({ authorization }, { check }) => {
+      check.requireWrites()
+      const json = { name: check.petName('multipart-no-boundary-no-key'), categoryId: categoryId(check) }
+      const exchange = await check.api.createPet({ json }, authorization, 'multipart/form-data')
+      check.expect.status(exchange, 401, 'POST /pets (labelled multipart/form-data without its boundary)')
+    },
+  )
+
   test.for(WITHOUT_VALID_KEY)('[auth/401-before-400] POST /pets with an invalid body and $label is answered 401, not 400', async ({ authorization }, { check }) => {
     check.requireWrites()
     const exchange = await check.api.createPet({ json: { name: 42, categoryId: categoryId(check) } }, authorization)

@@ -364,6 +364,17 @@ export const createPetFaults: Variant[] = [
     catches: ['createPet/round-trip-get', 'createPet/created-pet-listed'],
     wrap: lagsBehindWrites(8_000),
   },
+  {
+    name: 'numbers-read-as-python-decimals',
+    description:
+      "the body's numbers are read as Python's Decimal, to keep integers exact: an exponent of more digits than Decimal takes (5e99999999999999999999) raises InvalidOperation, unguarded, and the create fails with 500",
+    catches: ['createPet/invalid-body-400', 'responses/no-server-error'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      if (isCreatePet(request) && /\d[eE][+-]?\d{19,}/.test(request.body)) throw new Error('decimal.InvalidOperation: [<class decimal.ConversionSyntax>]')
+      return reference(request)
+    },
+  },
 ]
 
 /** The longest start of `text` whose UTF-8 encoding fits in `bytes`, never cutting a character in two. */

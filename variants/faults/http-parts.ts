@@ -190,4 +190,25 @@ export const httpPartFaults: Variant[] = [
         return json(200, store.list({ ...(isPetStatus(status) ? { status } : {}), limit: last }).map(petBody))
       },
   },
+  {
+    name: 'multipart-without-boundary-refused-bare',
+    description:
+      "the HTTP layer parses a multipart body before any resource (Twisted's Request.requestReceived): a POST labelled multipart/form-data without its boundary gets a bare 400, no Error body, before the key is read",
+    catches: ['auth/401-before-400', 'createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      const label = (request.headers['content-type'] ?? '').toLowerCase()
+      if (request.method !== 'POST' || !label.startsWith('multipart/form-data') || /;\s*boundary=[^;\s]/.test(label)) return reference(request)
+      return { status: 400, headers: {}, body: '' }
+    },
+  },
+  {
+    name: 'content-type-q-read-as-weight',
+    description: "the body's handler is picked as Accept's ranges are (Falcon): a q parameter on Content-Type is a weight, and application/json; q=0 is refused with 415",
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const weight = /;\s*q=([0-9.]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
+      if (!isCreatePet(request) || weight === undefined || Number(weight) > 0) return reference(request)
+      return errorResponse(415, 'unsupported_media_type', `${request.headers['content-type']} is an unsupported media type`)
+    },
+  },
 ]

@@ -167,6 +167,17 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'pet-read-from-the-first-segment',
+    description:
+      "the id is the first segment after /pets and the rest of the path is handed on unread (Twisted's isLeaf resource gets it as postpath): GET /pets/4/../5 is pet 4, where the path names pet 5 once its dot segments are removed",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const first = request.method === 'GET' ? /^\/pets\/([^/]+)\/./.exec(rawTarget(request).path)?.[1] : undefined
+      return first === undefined ? reference(request) : reference({ ...request, path: `/pets/${first}` })
+    },
+  },
+  {
     name: 'petId-decoded-twice',
     description:
       "the petId is percent-decoded once more after the router decoded it (Go's url.PathUnescape on r.URL.Path, a framework behind a proxy that decoded already): GET /pets/%2531 is pet 1",
