@@ -35,7 +35,7 @@ export type InputPlace =
   | 'NewPet name'
   | 'NewPet categoryId'
 
-export type SpellingClass = 'same meaning' | 'not the value' | 'hazardous data' | 'lenient reading'
+export type SpellingClass = 'same meaning' | 'not the value' | 'hazardous data' | 'lenient reading' | 'refusable'
 
 export interface InputClass {
   place: InputPlace
@@ -177,16 +177,27 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json;charset=UTF-8', spell: () => 'application/json;charset=UTF-8' },
       { label: 'Application/JSON', spell: () => 'Application/JSON' },
       { label: 'APPLICATION/JSON; CHARSET="utf-8"', spell: () => 'APPLICATION/JSON; CHARSET="utf-8"' },
-      // The name holds characters outside ASCII, written in UTF-8 as JSON must be (RFC 8259 §8.1): a charset the label
-      // names has no effect on them (§11), whatever it is.
-      { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
-      { label: 'application/json; charset=iso-8859-1', spell: () => 'application/json; charset=iso-8859-1' },
-      { label: 'application/json; charset=windows-1252', spell: () => 'application/json; charset=windows-1252' },
       // A parameter other than charset: application/json defines none (RFC 8259 §11), and a label's parameters are the
       // label's own (RFC 9110 §8.3.1). `q` weighs a media range in Accept only: Falcon picks a body's handler as it
       // reads Accept, and refused `q=0` with 415 (red team).
       { label: 'application/json; version=1 (a parameter application/json does not define)', spell: () => 'application/json; version=1' },
       { label: 'application/json; q=0 (a parameter only Accept reads as a weight)', spell: () => 'application/json; q=0' },
+    ],
+  },
+  {
+    place: 'Content-Type',
+    class: 'refusable',
+    title: 'application/json with a charset that names another encoding than the UTF-8 the body is in',
+    expected:
+      'the answer the plain label gets (SHOULD: RFC 8259 §11 gives a charset no effect on JSON); a refusal, 415 or 400 with an Error body and nothing created, warns (the label says the octets are in an encoding they are not in, RFC 9110 §8.3.1); a pet whose name was read in that encoding fails createPet/equivalent-spellings',
+    source: 'RFC 8259 §11; RFC 9110 §8.3.1; policy §2 (equivalent spellings, request media types)',
+    level: 'SHOULD',
+    requirement: 'createPet/charset-label-ignored',
+    // The name holds characters outside ASCII, written in UTF-8 as JSON must be (RFC 8259 §8.1).
+    spellings: [
+      { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
+      { label: 'application/json; charset=iso-8859-1', spell: () => 'application/json; charset=iso-8859-1' },
+      { label: 'application/json; charset=windows-1252', spell: () => 'application/json; charset=windows-1252' },
     ],
   },
   {

@@ -33,7 +33,8 @@ export function renderInputsTable(): string {
     'catalogue differ. Each place a request carries input, the classes of spellings the suite sends there in every full',
     'run (the read-only ones in smoke), what the answer must be, and where that is written. Classes: **same meaning**:',
     "the answer must be the one the plain spelling gets, and the two are compared; **not the value**: the policy's",
-    'refusal; **hazardous data**: stored and shown exactly; **lenient reading**: recorded (INFO), never failed.',
+    'refusal; **hazardous data**: stored and shown exactly; **lenient reading**: recorded (INFO), never failed;',
+    '**refusable**: the plain answer is the SHOULD, a refusal with an Error body warns, any other answer fails.',
     '',
   ]
   for (const row of INPUT_CATALOGUE) {

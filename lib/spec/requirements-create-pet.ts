@@ -143,6 +143,14 @@ export const createPetRequirements = {
       'A request `Content-Type` of `application/json` with parameters or in another letter case (RFC 9110 §8.3.1), the same JSON document spelled differently (`\\u0061` escapes, whitespace, member order), and an integer categoryId spelled `1.0`, `1e0`, `0.1e1` or `10e-1`: compared with the plain create on status and on the pet, its id aside; an integer spelling must be answered 201 and echoed as the integer.',
     needsWrites: true,
   }),
+  'createPet/charset-label-ignored': should({
+    title: 'a body labelled application/json with a charset that names another encoding is read as the JSON it is, not refused',
+    specText: 'Request body (required), `application/json`: NewPet.',
+    source: `RFC 8259 §11; ${POLICY} (equivalent spellings; request media types)`,
+    decision:
+      "RFC 8259 §11 gives a charset no effect on JSON, so the plain answer is the SHOULD. RFC 9110 §8.3.1 makes a charset name the octets' encoding, and UTF-8 octets labelled us-ascii, iso-8859-1 or windows-1252 are a message at odds with itself, which a recipient may refuse: 415 or 400 with an Error body, nothing created, warns here (Express's body-parser refuses every charset not named utf-*). The policy's MUST (a Content-Type with parameters gets the plain answer) names no such label, and where neither the spec nor a row decides, a rule is SHOULD at most. A 201 whose pet shows the name read in that encoding (`café` stored as `cafÃ©`) fails createPet/equivalent-spellings: a labelled body is held to the plain answer, not to another one.",
+    needsWrites: true,
+  }),
   'createPet/hazardous-names': must({
     title: 'names holding control characters, escape look-alikes, markup and quotes are stored and shown exactly',
     specText: 'name: string, required.',

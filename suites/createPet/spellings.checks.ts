@@ -47,6 +47,17 @@ const contentTypes = inputClass('Content-Type', 'same meaning').spellings
 const jsonRespellings = inputClass('body text', 'same meaning').spellings
 const integerSpellings = inputClass('NewPet categoryId', 'same meaning').spellings
 const otherMediaTypes = inputClass('Content-Type', 'not the value').spellings
+const otherCharsets = inputClass('Content-Type', 'refusable').spellings
+
+/** A NewPet in UTF-8, its name outside ASCII, labelled with a charset that names another encoding: sent once, judged by two rules. */
+function charsetLabelled(check: Check, spelling: { label: string; spell: (value: string) => string }) {
+  const { text, fields } = plainNewPet(check, 'spelling-charset', ' café € 🐾')
+  const sent = check.shared(`create:charset:${spelling.label}`, (api) => api.createPet({ raw: text }, undefined, spelling.spell('application/json')))
+  return { sent, fields, what: `POST /pets with Content-Type: ${spelling.label}` }
+}
+
+/** A refusal of a label that names an encoding the octets are not in: 415 or 400 (its Error body is the error rules'). */
+const refusedLabel = (exchange: OperationExchange) => exchange.response?.status === 415 || exchange.response?.status === 400
 
 describe('createPet: the same create spelled every way', () => {
   test.for(contentTypes)('[createPet/equivalent-spellings] a NewPet labelled $label is answered as one labelled application/json', async (spelling, { check }) => {
@@ -71,6 +82,33 @@ describe('createPet: the same create spelled every way', () => {
     const text = `{"name":${JSON.stringify(fields.name)},"categoryId":${number},"status":"sold"}`
     const spelled = await check.api.createPet({ raw: text })
     expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with "categoryId": ${number}`)
+  })
+})
+
+describe('createPet: a body labelled with a charset that names another encoding', () => {
+  test.for(otherCharsets)(
+    '[createPet/equivalent-spellings] a NewPet in UTF-8 labelled $label and created shows the pet as sent, never its name read in that encoding',
+    async (spelling, { check }) => {
+      check.requireWrites()
+      const { sent, fields, what } = charsetLabelled(check, spelling)
+      const spelled = await sent
+      check.requireAnswer(spelled, what)
+      // A refusal is createPet/charset-label-ignored's to judge (a warning): only a create is compared with the plain one.
+      check.require(!refusedLabel(spelled), `${what} was refused with ${spelled.response?.status}, which createPet/charset-label-ignored judges`)
+      expectSameCreate(check, await plainCreate(check), spelled, fields, what)
+    },
+  )
+
+  test.for(otherCharsets)('[createPet/charset-label-ignored] a NewPet in UTF-8 labelled $label is read as the JSON it is, not refused', async (spelling, { check }) => {
+    check.requireWrites()
+    const { sent, what } = charsetLabelled(check, spelling)
+    const spelled = await sent
+    check.requireAnswer(spelled, what)
+    check.expect.that(!refusedLabel(spelled), `${what} was refused with ${spelled.response?.status}, where RFC 8259 §11 gives a charset no effect on JSON`, {
+      exchange: spelled,
+      expected: 'the answer the plain label gets (201)',
+      actual: `${spelled.response?.status}`,
+    })
   })
 })
 

@@ -252,6 +252,19 @@ export const createPetAllowances: Allowance[] = [
     wrap: unsupportedAfterAuth(400, (request) => mediaTypeOf(request) !== 'application/json'),
   },
   {
+    id: 'other-charsets-refused-415',
+    does: "a body labelled application/json with a charset not named utf-* is refused with 415 and an Error body, after auth, whatever its octets (Express's body-parser)",
+    source: { rfc: 'RFC 9110 §8.3.1 (a charset names the encoding of the octets); RFC 9110 §15.5.16 (415)' },
+    allowedBy:
+      'the charset parameter … indicates the character encoding; 415 (Unsupported Media Type): the content is in a format not supported by this method on the target resource',
+    layer: 'service',
+    warns: ['createPet/charset-label-ignored'],
+    wrap: unsupportedAfterAuth(415, (request) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(request.headers['content-type'] ?? '')?.[1]
+      return charset !== undefined && !charset.toLowerCase().startsWith('utf-')
+    }),
+  },
+  {
     id: 'content-encoding-refused-415',
     does: 'a request body with any Content-Encoding is refused with 415 and an Error body, after auth',
     source: { policy: 'a request body with a `Content-Encoding`' },

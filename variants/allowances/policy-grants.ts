@@ -104,6 +104,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
     operators: ['lone-surrogates-refused-400', 'lone-surrogates-stored-as-replacement', 'non-utf8-bodies-refused-400', 'non-utf8-bodies-read-as-latin1'],
   },
   { row: 'request media types', grants: '415 or 400 with an Error body, or 201 (INFO: which)', operators: ['other-media-types-415', 'other-media-types-400'] },
+  {
+    row: 'RFC 9110 §8.3.1, §15.5.16 (a charset names the encoding of the octets)',
+    grants: 'a label whose charset names another encoding than the UTF-8 the body is in refused with 415 and an Error body (warns: RFC 8259 §11 gives it no effect)',
+    operators: ['other-charsets-refused-415'],
+  },
   { row: 'to an `Accept` that admits no JSON', grants: '406 with an Error body or the answer in JSON', operators: ['accept-without-json-406'] },
   {
     row: 'a header that carries no meaning for this API',

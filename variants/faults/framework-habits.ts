@@ -95,8 +95,9 @@ export const frameworkHabitFaults: Variant[] = [
   },
   {
     name: 'charset-not-utf8-415',
-    description: "Express's body-parser: a JSON body labelled with a charset other than UTF-8 (us-ascii, iso-8859-1) is answered 415 charset.unsupported",
-    catches: ['createPet/equivalent-spellings'],
+    description:
+      "Express's body-parser: a JSON body labelled with a charset other than UTF-8 (us-ascii, iso-8859-1) is answered 415 charset.unsupported, where RFC 8259 §11 gives a charset no effect (a SHOULD: the allowance other-charsets-refused-415 is the same refusal, declared)",
+    catches: ['createPet/charset-label-ignored'],
     wrap: (reference) => async (request) => {
       const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase()
       return request.method === 'POST' && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8'
