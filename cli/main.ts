@@ -1,15 +1,10 @@
 #!/usr/bin/env node
 /**
- * The bin of the package. It turns on Node's module compile cache before any other module of the command is
- * loaded, so that a run after the first reads V8's compiled code of the suite from disk instead of compiling
- * it again. The cache lives in the package's own folder under the OS temporary folder, or where
- * NODE_COMPILE_CACHE says; NODE_DISABLE_COMPILE_CACHE turns it off. A cache that cannot be written (a read-only
- * temporary folder) only costs the speed-up. On a Node older than engines admits, it says so (exit 2, a set-up
- * mistake) instead of failing on the first API that Node lacks.
+ * The bin of the package. It turns on Node's module compile cache (compile-cache.ts) before any other module of the
+ * command is loaded. On a Node older than engines admits, it says so (exit 2, a set-up mistake) instead of failing on
+ * the first API that Node lacks.
  */
-import * as nodeModule from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { enableCompileCache } from './compile-cache.js'
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 19)) {
@@ -22,6 +17,5 @@ process.on('uncaughtException', (error) => {
   process.stderr.write(`Harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   process.exit(3)
 })
-// The package's own folder of compiled code: Node keeps a subfolder per Node version and V8 flags inside it.
-nodeModule.enableCompileCache(process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'petstore-conformance-compile-cache'))
+enableCompileCache()
 await import('./command.js')

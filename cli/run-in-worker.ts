@@ -4,7 +4,11 @@
  * The worker's young generation is bounded (cli/command.ts), so the run's memory follows what it keeps.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { runCommandWithFleet } from '../lib/fleet/fleet-command.js'
+import { enableCompileCache } from './compile-cache.js'
+
+// Before the suite is loaded: the worker does not inherit the compile cache the command's own thread turned on.
+enableCompileCache()
+const { runCommandWithFleet } = await import('../lib/fleet/fleet-command.js')
 
 export interface WorkerInput {
   argv: string[]
