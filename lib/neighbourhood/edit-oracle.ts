@@ -328,6 +328,17 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
     const why = `the path names pet ${namedPet.id} once its dot segments are removed (RFC 3986 §5.2.4): that pet, or none where a server routes the path as written, never another`
     return { ...base, judgement: { kind: 'lenient pet', value: namedPet.id, source: 'lenient readings', why } }
   }
+  // A read of one pet with other segments below /pets/ (`1/2`, `/1`, `1/`), no dot segment among them: no path the spec
+  // names, and no edit reaches a pet other than the one the plain request names (§2b). Go's path.Base reads the last
+  // segment (`/pets/1/2` is pet 2), Twisted's isLeaf resource the first.
+  const plainNamed = routeOf(plain, context.baseSegments)
+  const plainPet = plainNamed.route === 'getPet' ? getPetJudgement(plainNamed.idSegment ?? '') : undefined
+  const fixedCount = context.baseSegments.length + 1
+  const belowPets = [...context.baseSegments, 'pets'].every((segment, index) => request.path[index] === segment) && request.path.length > fixedCount + 1
+  if (!route && !dotsRemoved && request.method === 'GET' && belowPets && plainPet?.kind === 'pet') {
+    const why = `a read of pet ${plainPet.id} with other segments below /pets/, a path the spec does not name: that pet, or none, never another (§2b)`
+    return { ...base, judgement: { kind: 'lenient pet', value: plainPet.id, source: 'lenient readings', why } }
+  }
   if (!route)
     return {
       ...base,

@@ -130,6 +130,16 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     targetOnly: true,
     asWritten: true,
   },
+  {
+    // Another pet's id as a segment after the number (`5/4`): no path the spec names. Go's path.Base(r.URL.Path) reads
+    // the last segment, pet 4, where the read was of pet 5.
+    name: 'a segment after it, as written',
+    spellings: [
+      { label: 'the number below as a segment after it, 5/4', spell: (digits: string) => `${digits}/${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}` },
+    ],
+    targetOnly: true,
+    asWritten: true,
+  },
   { name: 'digits of another script', spellings: byLabel(OTHER_NOTATIONS, /digits \(U\+/) },
   { name: 'whitespace', spellings: byLabel(OTHER_NOTATIONS, /space|tab|line feed/) },
   { name: 'leading zeros', spellings: [...byLabel(LENIENT_NOTATIONS, /leading zero/), { label: 'many leading zeros, 0005', spell: (digits) => `000${digits}` }] },

@@ -525,6 +525,23 @@ describe('what an edited request may not get in place of an answer', () => {
     }
   })
 
+  test('a read of one pet with other segments below /pets/ never gets another pet (§2b); with dot segments, the pet the path names once they are removed (RFC 3986 §5.2.4)', () => {
+    const read30 = head('GET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH)
+    const failed = (line: string, body: string) =>
+      findingsOn(read30, head(line, 'Accept: application/json', AUTH), answered(body))
+        .filter((finding) => !finding.ok)
+        .map((finding) => finding.requirementId)
+    const pet = (id: number) => `{"id":${id},"name":"a","categoryId":1}`
+    // Go's path.Base reads the last segment, Twisted's isLeaf resource the first.
+    expect(failed('GET /v1/pets/30/29 HTTP/1.1', pet(29))).toEqual(['getPet/other-notations'])
+    expect(failed('GET /v1/pets/30/29 HTTP/1.1', pet(30))).toEqual([])
+    expect(failed('GET /v1/pets//30 HTTP/1.1', pet(30))).toEqual([])
+    // 29/../30 names pet 30: the first segment read is another pet; 30/.. names the collection, whose list passes.
+    expect(failed('GET /v1/pets/29/../30 HTTP/1.1', pet(29))).toEqual(['getPet/other-notations'])
+    expect(failed('GET /v1/pets/29/../30 HTTP/1.1', pet(30))).toEqual([])
+    expect(failed('GET /v1/pets/30/.. HTTP/1.1', `[${pet(30)},${pet(29)}]`)).toEqual([])
+  })
+
   test('a read of one pet written as HTTP refuses it (a space in the target) never gets another pet, alone or in a list (§2b)', () => {
     const read406 = head('GET /v1/pets/406 HTTP/1.1', 'Accept: application/json', AUTH)
     const split = head('GET /v1/pets/4 06 HTTP/1.1', 'Accept: application/json', AUTH)

@@ -178,6 +178,18 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'pet-read-from-the-last-segment',
+    description: "the id is the path's last segment, whatever comes between (Go's path.Base(r.URL.Path) on every path below /pets/): GET /pets/1/2 is pet 2",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const segments = request.method === 'GET' ? /^\/pets\/(.+)$/.exec(rawTarget(request).path)?.[1]?.split('/') : undefined
+      return segments && segments.length > 1 && !segments.includes('..') && !segments.includes('.')
+        ? reference({ ...request, path: `/pets/${segments.at(-1)}` })
+        : reference(request)
+    },
+  },
+  {
     name: 'petId-decoded-twice',
     description:
       "the petId is percent-decoded once more after the router decoded it (Go's url.PathUnescape on r.URL.Path, a framework behind a proxy that decoded already): GET /pets/%2531 is pet 1",
