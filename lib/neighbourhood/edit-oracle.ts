@@ -205,6 +205,8 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
 export function expectationOf(plain: RequestReading, request: RequestReading, edit: Edit, context: OracleContext): Expectation {
   const { key } = request
   const { route, idSegment } = routeOf(request, context.baseSegments)
+  // What the plain request names (its route and id), read once for every rule below that compares an edit with it.
+  const plainNamed = routeOf(plain, context.baseSegments)
   const otherMethod = !['GET', 'POST', 'HEAD'].includes(request.method)
   // Below the base path, as written: `/v1` itself, like `/%76%31/pets`, is a path an edge in front may answer on its own.
   const underBase = request.path.length > context.baseSegments.length && context.baseSegments.every((segment, index) => request.path[index] === segment)
@@ -261,8 +263,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   }
   // A message HTTP refuses as written reaches the service, if at all, as its HTTP layer repaired it: only the invariants judge it.
   if (request.invalid) {
-    const named = routeOf(plain, context.baseSegments)
-    const judged = named.route === 'getPet' && !request.target.includes('#') ? getPetJudgement(named.idSegment ?? '') : undefined
+    const judged = plainNamed.route === 'getPet' && !request.target.includes('#') ? getPetJudgement(plainNamed.idSegment ?? '') : undefined
     const splitAtSpace = (request.head.slice(0, request.head.indexOf('\r\n') >>> 0).match(/ /g)?.length ?? 0) > 2
     return {
       ...base,
@@ -287,7 +288,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
       },
     }
   }
-  const plainRoute = routeOf(plain, context.baseSegments).route
+  const plainRoute = plainNamed.route
   // HEAD in place of a read's GET, the rest as it was: GET's status without content (RFC 9110 §9.3.2).
   const plainRead = plainMeaning({ ...meaningInput(plain, context), head: plain.head })
   const editedInput = meaningInput(request, context)
@@ -331,11 +332,10 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   // A read of one pet with other segments below /pets/ (`1/2`, `/1`, `1/`), no dot segment among them: no path the spec
   // names, and no edit reaches a pet other than the one the plain request names (§2b). Go's path.Base reads the last
   // segment (`/pets/1/2` is pet 2), Twisted's isLeaf resource the first.
-  const plainNamed = routeOf(plain, context.baseSegments)
-  const plainPet = plainNamed.route === 'getPet' ? getPetJudgement(plainNamed.idSegment ?? '') : undefined
-  const fixedCount = context.baseSegments.length + 1
-  const belowPets = [...context.baseSegments, 'pets'].every((segment, index) => request.path[index] === segment) && request.path.length > fixedCount + 1
-  if (!route && !dotsRemoved && request.method === 'GET' && belowPets && plainPet?.kind === 'pet') {
+  const fixed = [...context.baseSegments, 'pets']
+  const belowPets = request.path.length > fixed.length + 1 && fixed.every((segment, index) => request.path[index] === segment)
+  const plainPet = !route && !dotsRemoved && request.method === 'GET' && belowPets && plainNamed.route === 'getPet' ? getPetJudgement(plainNamed.idSegment ?? '') : undefined
+  if (plainPet?.kind === 'pet') {
     const why = `a read of pet ${plainPet.id} with other segments below /pets/, a path the spec does not name: that pet, or none, never another (§2b)`
     return { ...base, judgement: { kind: 'lenient pet', value: plainPet.id, source: 'lenient readings', why } }
   }

@@ -20,6 +20,9 @@ export interface NotationClass {
 
 const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.filter((spelling) => pattern.test(spelling.label))
 
+/** The number below (above, for 0 and 1): another pet's id beside the one a read names. */
+const numberBeside = (digits: string) => (BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n)
+
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ']
 
 export const NOTATION_CLASSES: readonly NotationClass[] = [
@@ -113,7 +116,7 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // removes dot segments (Jetty) reads pet 4, or pet 5, where the segment as written is no integer.
     name: 'dot segments',
     spellings: [
-      { label: 'a dot-dot segment to the number below, 5/../4', spell: (digits: string) => `${digits}/../${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}` },
+      { label: 'a dot-dot segment to the number below, 5/../4', spell: (digits: string) => `${digits}/../${numberBeside(digits)}` },
       { label: 'a dot segment before it, ./5', spell: (digits: string) => `./${digits}` },
     ],
     targetOnly: true,
@@ -124,9 +127,7 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // first segment after `pets` and drops the rest (Twisted's isLeaf resource) answers pet 4, another pet. One
     // spelling, so that every run sends it.
     name: 'dot segments as written',
-    spellings: [
-      { label: 'a dot-dot segment after the number below, 4/../5', spell: (digits: string) => `${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}/../${digits}` },
-    ],
+    spellings: [{ label: 'a dot-dot segment after the number below, 4/../5', spell: (digits: string) => `${numberBeside(digits)}/../${digits}` }],
     targetOnly: true,
     asWritten: true,
   },
@@ -134,9 +135,7 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     // Another pet's id as a segment after the number (`5/4`): no path the spec names. Go's path.Base(r.URL.Path) reads
     // the last segment, pet 4, where the read was of pet 5.
     name: 'a segment after it, as written',
-    spellings: [
-      { label: 'the number below as a segment after it, 5/4', spell: (digits: string) => `${digits}/${BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n}` },
-    ],
+    spellings: [{ label: 'the number below as a segment after it, 5/4', spell: (digits: string) => `${digits}/${numberBeside(digits)}` }],
     targetOnly: true,
     asWritten: true,
   },
