@@ -5,7 +5,7 @@
  * class is one line of its list.
  */
 import { gzipSync } from 'node:zlib'
-import { bodyText, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
+import { bodyText, clone, octetsOf, type PartKind, type PartRef, type RequestModel, writePart } from '../spec/request-model.js'
 import { percentEncodedOctet } from '../spec/spellings.js'
 import { type ClassOptions, type Edit, type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
 import { FIELD_DICTIONARY } from './field-dictionary.js'
@@ -95,6 +95,23 @@ const percentOf = (octet: string) => percentEncodedOctet(octet.charCodeAt(0))
 
 /** The parts of the request-target, where an escape means the octet it encodes (RFC 3986 §2.1). */
 const URI_PARTS: ReadonlySet<PartKind> = new Set(['segment', 'query name', 'query value'])
+
+/** A `%` that starts no escape: no hex digit after it, one only, or letters past F. */
+const MALFORMED_ESCAPES = ['%zz', '%', '%4', '%G1']
+
+/** How deep the nested map form nests a parameter's name: past Rack's 32 (QueryParser's param_depth_limit) and qs's 5. */
+const NESTED_NAME_DEPTH = 100
+
+/** Brackets as a form writes them in a query: `%5B` and `%5D`. */
+const encodedBrackets = (brackets: string) => brackets.replace(/\[/g, '%5B').replace(/\]/g, '%5D')
+
+/** The request with a copy of a query parameter right after it, under another name. */
+function withParameterCopy(model: RequestModel, index: number, name: string): RequestModel {
+  const edited = clone(model)
+  const field = edited.query[index]
+  if (field) edited.query.splice(index + 1, 0, { ...field, name })
+  return edited
+}
 
 /** The octet class of the key followed by a bare CR and more text. */
 const CR_THEN_TEXT = 'a bare CR after it, then text'
@@ -196,6 +213,15 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       // An escape of an escape (`%2531` for `1`): one decoding leaves `%31`, no integer and no name; a layer that decodes
       // the target twice (a router after a proxy, a framework after the server) reads the plain value.
       if (URI_PARTS.has(part.kind)) classes.push(oneOctet('one octet encoded twice', (octet) => `%25${percentOf(octet).slice(1)}`))
+      // A `%` without two hex digits after it (RFC 3986 §2.1 makes it no escape): a target HTTP refuses, which a layer may
+      // refuse in its own words (Rack's query parser raises, Sinatra answers its HTML 400) and one that lets it through
+      // must still keep to the invariants (never another pet, never a 5xx). The seed chooses the octets after the `%`.
+      if (URI_PARTS.has(part.kind))
+        classes.push(
+          lazyClass('a malformed escape', MALFORMED_ESCAPES, (broken) =>
+            edit('percent', part, 'a malformed escape', `${part.label} with ${JSON.stringify(broken)} after it`, writePart(model, part, `${text}${broken}`)),
+          ),
+        )
       if (/%[0-9A-Fa-f]{2}/.test(text)) {
         const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_whole, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
         classes.push(
@@ -283,20 +309,36 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
   },
   {
     id: 'bracket-name',
-    title: 'write a query parameter’s name in the array and map forms PHP, Rack and qs parse (limit[]=7, limit[0]=7, limit[x]=7)',
+    title:
+      'write a query parameter’s name in the array and map forms PHP, Rack and qs parse (limit[]=7, limit[0]=7, limit[x]=7, a map nested 100 deep), or give it plain and in the array form',
     edits: (part) => part.kind === 'query name',
-    classes: (model, part, text) =>
-      (['array form', 'indexed form', 'map form'] as const).map((name, index) =>
-        lazyClass(name, [`${text}${['[]', '[0]', '[x]'][index]}`], (bracketed) =>
+    // The brackets go percent-encoded (`limit%5B%5D`), as a form writes them: RFC 3986 lets no `[` or `]` into a query
+    // (§3.4), so a server may refuse a target with them in its own words, where the rules of the list do not bind it.
+    // PHP, Rack and qs decode a name before they read its brackets, so the encoded name is the same array to them.
+    classes: (model, part, text) => [
+      ...(['array form', 'indexed form', 'map form', 'nested map form'] as const).map((name, index) =>
+        lazyClass(name, [['[]', '[0]', '[x]', '[x]'.repeat(NESTED_NAME_DEPTH)][index] as string], (brackets) =>
           edit(
             'bracket-name',
             part,
             name,
-            `${part.label} as ${JSON.stringify(bracketed)} (${name}, which PHP, Rack and qs read as an array or a map)`,
-            writePart(model, part, bracketed),
+            `${part.label} as ${JSON.stringify(`${text}${brackets.length > 12 ? `${brackets.slice(0, 9)}…` : brackets}`)} (${name}, which PHP, Rack and qs read as an array or a map)`,
+            writePart(model, part, `${text}${encodedBrackets(brackets)}`),
           ),
         ),
       ),
+      // The name given plain and again in the array form (`status=sold&status[]=sold`): Rack raises on a name that is a
+      // string and an array at once, and Sinatra answers an HTML 400 before the key is read.
+      lazyClass('plain and array form', ['[]'], (brackets) =>
+        edit(
+          'bracket-name',
+          part,
+          'plain and array form',
+          `${part.label} given plain and again as ${JSON.stringify(`${text}${brackets}`)}`,
+          withParameterCopy(model, part.index, `${text}${encodedBrackets(brackets)}`),
+        ),
+      ),
+    ],
   },
   ...HTTP_PART_OPERATORS.filter((operator) => operator.id !== 'differing-duplicate'),
   {

@@ -3,6 +3,7 @@
  * without it, as request models. Each create of the neighbourhood carries a name of its own (the run's prefix and
  * id, then a number), so a refused create that was stored after all is found by its name.
  */
+import { isInt64 } from '../http/int64.js'
 import { type OperationCall, operationRequest, type RequestContext } from '../spec/operation-requests.js'
 import { OPERATION_ROUTES, type Operation } from '../spec/operations.js'
 import type { RequestModel, WireRequest } from '../spec/request-model.js'
@@ -48,4 +49,15 @@ export function numberedCreate(wire: WireRequest, number: number): WireRequest {
   const head = wire.head.includes(CREATE_NUMBER_MARKER) ? wire.head.replaceAll(CREATE_NUMBER_MARKER, digits) : wire.head
   if (wire.body === undefined || !wire.body.includes(CREATE_NUMBER_MARKER)) return head === wire.head ? wire : { ...wire, head }
   return { ...wire, head, body: wire.body.replaceAll(CREATE_NUMBER_MARKER, digits) }
+}
+
+/**
+ * A listed pet whose id, read in octal, is another listed pet's (`10`, when 8 is listed): Ruby's Integer(), C's strtol
+ * and Go's ParseInt with base 0 read `010` as 8, so the leading-zeros notation of that id names another pet to them,
+ * which §2b never allows. Undefined where no listed id is so (ids with an 8 or a 9 in them, or sparse ones).
+ */
+export function octalTwin(listed: Iterable<bigint>): bigint | undefined {
+  const ids = [...listed].filter(isInt64)
+  const present = new Set(ids)
+  return ids.find((id) => /^[1-7][0-7]+$/.test(id.toString()) && present.has(BigInt(`0o${id}`)))
 }

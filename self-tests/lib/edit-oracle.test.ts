@@ -185,6 +185,19 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH, 'Content-Length: 0')).ownWords).toBeUndefined()
   })
 
+  test('brackets in a name, encoded as a form writes them, are a valid target and another parameter: the list rules bind; raw brackets are a target HTTP refuses', () => {
+    // Rack, PHP and qs read `status%5B%5D` as an array: the message is valid (RFC 3986 §3.4), and its answer is the service's own.
+    const both = judge(LIST, head('GET /v1/pets?limit=7&status=available&status%5B%5D=available HTTP/1.1', 'Accept: application/json', AUTH))
+    expect(both.invalidMessage).toBeUndefined()
+    expect(both.judgement).toMatchObject({ kind: 'list', limits: [7n], status: 'available' })
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status[]=available HTTP/1.1', 'Accept: application/json', AUTH)).invalidMessage).toMatch(/octet a URI may not/)
+  })
+
+  test('a `%` that starts no escape is a target HTTP refuses (RFC 3986 §2.1): a layer may refuse it in its own words', () => {
+    for (const target of ['/v1/pets?limit=7%zz&status=available', '/v1/pets?limit=7&status=available%', '/v1/pets/30%4'])
+      expect(judge(target.includes('?') ? LIST : GET, head(`GET ${target} HTTP/1.1`, 'Accept: application/json', AUTH)).invalidMessage, target).toMatch(/broken escape/)
+  })
+
   test('a parameter given twice with another value: the list is held to 100 alone, whatever the values (several limits are no value the spec defines)', () => {
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available&limit=100 HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({
       kind: 'list',

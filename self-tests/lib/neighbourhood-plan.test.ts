@@ -12,6 +12,7 @@ import { FIELD_DICTIONARY } from '../../lib/neighbourhood/field-dictionary.js'
 import { jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
 import { MEMBER_DICTIONARY } from '../../lib/neighbourhood/member-dictionary.js'
 import { SAFE_METHODS, UNKNOWN_METHODS } from '../../lib/neighbourhood/methods.js'
+import { octalTwin } from '../../lib/neighbourhood/plain-requests.js'
 import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { type RequestModel, readPart, wireOf } from '../../lib/spec/request-model.js'
@@ -153,6 +154,42 @@ describe('a full run edits every part with every operator', () => {
         expect(sent, plain.name).toEqual(new Set(['HEAD', 'OPTIONS', 'other safe methods', 'unknown tokens', 'unsafe methods']))
       }
     }
+  })
+})
+
+describe('the pet the plain read names', () => {
+  test('one whose digits an octal reader takes for another listed pet comes first, so a leading zero can reach that pet', () => {
+    const ids = Array.from({ length: 20 }, (_, index) => BigInt(index + 1))
+    expect(octalTwin(ids)).toBe(10n)
+    // 11 to 17 are 9 to 15 in octal; 8 and 9 have no octal reading, and 10 is none without 8.
+    expect(octalTwin([8n, 9n, 15n, 13n])).toBe(15n)
+    expect(octalTwin([10n, 18n, 19n, 100n])).toBeUndefined()
+    expect(octalTwin([1n, 2n, 7n])).toBeUndefined()
+    expect(octalTwin([2n ** 63n, 1n])).toBeUndefined()
+  })
+})
+
+describe('the readings of query parsers that build arrays and maps (PHP, Rack, qs)', () => {
+  test.for(SEEDS)('seed %i: every query name goes in the array, indexed, map and nested map forms, and plain beside its array form, brackets encoded', (seed) => {
+    const { edits } = planEdits(plains(), { seed, every: false, writes: true })
+    for (const name of ['limit', 'status']) {
+      const bracketed = edits.filter((edit) => edit.operator === 'bracket-name' && edit.plain.name === 'GET /pets with the key' && edit.part.label === `query name ${name}`)
+      expect(new Set(bracketed.map((edit) => edit.valueClass))).toEqual(new Set(['array form', 'indexed form', 'map form', 'nested map form', 'plain and array form']))
+      for (const edit of bracketed) expect(wireOf(edit.model).head.split('\r\n')[0], edit.label).not.toMatch(/[[\]]/)
+      const both = bracketed.find((edit) => edit.valueClass === 'plain and array form')
+      expect(both?.model.query.filter((field) => field.name === name || field.name === `${name}%5B%5D`)).toHaveLength(2)
+      const nested = bracketed.find((edit) => edit.valueClass === 'nested map form')
+      expect(nested?.model.query.find((field) => field.name.startsWith(name))?.name.match(/%5Bx%5D/g)).toHaveLength(100)
+    }
+  })
+
+  test.for(SEEDS)('seed %i: every part of the request-target gets a `%` that starts no escape', (seed) => {
+    // Sent, or written as another edit sent (the id's octet sweep puts a bare `%` after it too).
+    const { edits, alike } = planEdits(plains(), { seed, every: false, writes: true })
+    const malformed = [...edits, ...alike].filter((edit) => edit.valueClass === 'a malformed escape' && !edit.plain.keyless)
+    const parts = new Set(malformed.map((edit) => `${edit.plain.name}: ${edit.part.label}`))
+    for (const part of ['GET /pets with the key: query value limit', 'GET /pets with the key: query name status', 'GET /pets/{id} with the key: id segment {petId}'])
+      expect(parts).toContain(part)
   })
 })
 

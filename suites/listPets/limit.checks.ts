@@ -5,9 +5,23 @@ import { CLIENT_ERROR_OR_OK, replayCommand, requireServesValid } from '../fixtur
 
 /**
  * Out of range, not a number, and 101 in every notation that is no decimal integer (the input catalogue's other
- * notations): a lenient parser that reads one as 101 and lists 101 pets shows.
+ * notations): a lenient parser that reads one as 101 and lists 101 pets shows. And the infinities, past a double
+ * and past a decimal reader, on the whole store: a validator that reads the limit as a double and checks the maximum
+ * only of a finite one (ajv's coerced `maximum` in Fastify) lists every pet, which a filtered list too short to pass
+ * 100 cannot show.
  */
-const OUT_OF_RANGE_LIMITS = ['0', '-1', '101', 'abc', '1.5', ...inputClass('query limit', 'not the value').spellings.map((spelling) => spelling.spell('101'))]
+const OUT_OF_RANGE_LIMITS = [
+  '0',
+  '-1',
+  '101',
+  'abc',
+  '1.5',
+  'Infinity',
+  '1e999',
+  '1e99999999999999999999',
+  'NaN',
+  ...inputClass('query limit', 'not the value').spellings.map((spelling) => spelling.spell('101')),
+]
 
 /**
  * Limits drawn by the seed, one from each of `count` equal slices of 1..100 (at least 20, at most 100): every

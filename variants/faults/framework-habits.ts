@@ -4,7 +4,7 @@
  */
 import { isJsonObject, JsonNumber, type JsonValue } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import type { ServiceResponse } from '../../reference/http-types.js'
+import type { ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
 
@@ -52,6 +52,21 @@ function formFields(request: { headers: Record<string, string | undefined>; body
   if (!type.startsWith('multipart/form-data')) return []
   return [...request.body.matchAll(/Content-Disposition: form-data; name="([^"]*)"\r\n\r\n([^\r]*)\r\n/gi)].map(([, name = '', value = '']): [string, string] => [name, value])
 }
+
+/** Rack's own page for a request its parser refuses, written before any filter of the service runs (no Error body, no key read). */
+const RACK_BAD_REQUEST: ServiceResponse = { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>Bad Request</h1>' }
+
+/** A parameter's name in Rack's reading (of the name decoded): the name before its first bracket, and how many brackets follow. */
+function rackName(name: string): { base: string; depth: number; bracketed: boolean } {
+  const base = name.split('[')[0] ?? ''
+  return { base, depth: (name.match(/\[/g) ?? []).length, bracketed: name.length > base.length }
+}
+
+/** The names of a request's query parameters, decoded, as Rack reads them. */
+const queryNames = (request: ServiceRequest) => [...request.query.keys()].map(rackName)
+
+/** Whether a text holds a `%` that starts no escape, which URI.decode_www_form_component refuses (Rack's "invalid %-encoding"). */
+const hasMalformedEscape = (text: string) => /%(?![0-9A-Fa-f]{2})/.test(text)
 
 export const frameworkHabitFaults: Variant[] = [
   {
@@ -184,6 +199,36 @@ export const frameworkHabitFaults: Variant[] = [
       const query = new URLSearchParams(request.query)
       for (const [name, value] of fields) if (!query.has(name)) query.set(name, value)
       return reference({ ...request, query })
+    },
+  },
+  {
+    name: 'query-name-as-string-and-array-refused-bare',
+    description:
+      'Rack parses the query before any route or filter: a name given plain and in the array form (status=sold&status[]=sold) raises a ParameterTypeError, and Sinatra answers its own HTML 400 before the key is read',
+    catches: ['auth/401-before-400', 'errors/body-schema'],
+    wrap: (reference) => async (request) => {
+      const names = queryNames(request)
+      const plain = new Set(names.filter((name) => !name.bracketed).map((name) => name.base))
+      return names.some((name) => name.bracketed && plain.has(name.base)) ? RACK_BAD_REQUEST : reference(request)
+    },
+  },
+  {
+    name: 'deep-query-names-answered-500',
+    description:
+      'Rack parses the query before any route or filter: a name nested more than 32 brackets deep raises ParamsTooDeepError, which nothing rescues, and the service answers 500',
+    catches: ['responses/no-server-error'],
+    wrap: (reference) => async (request) =>
+      queryNames(request).some((name) => name.depth > 32) ? { status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>Internal Server Error</h1>' } : reference(request),
+  },
+  {
+    name: 'unlabelled-body-read-as-form',
+    description:
+      'Rack reads a POST body without a Content-Type (or labelled as a form) as form fields before any filter: a JSON NewPet whose name holds a `%` is a malformed form, and Sinatra answers its own HTML 400 before the key is read',
+    catches: ['auth/401-before-400', 'createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      const label = (request.headers['content-type'] ?? '').toLowerCase()
+      const readAsForm = request.method === 'POST' && (label === '' || label.startsWith('application/x-www-form-urlencoded'))
+      return readAsForm && hasMalformedEscape(request.body) ? RACK_BAD_REQUEST : reference(request)
     },
   },
   {

@@ -74,6 +74,17 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'infinite-limit-uncapped',
+    description:
+      "the limit is coerced to a double and its range checked only when finite, as ajv's coerced minimum and maximum are in a Fastify route: limit=1e999 or Infinity lists every pet (shows only with more than 100 pets)",
+    catches: ['listPets/limit-out-of-range'],
+    wrap: (reference, context) => async (request) => {
+      const answer = await reference(request)
+      const read = Number(request.query.get('limit') ?? '')
+      return isListPets(request) && answer.status === 400 && read === Number.POSITIVE_INFINITY ? listWith(request, context, read) : answer
+    },
+  },
+  {
     name: 'invalid-limit-500',
     description: 'limit=0 makes GET /pets fail with 500',
     catches: ['listPets/limit-out-of-range', 'responses/no-server-error'],

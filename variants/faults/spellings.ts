@@ -90,6 +90,16 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'petId-read-in-octal-after-a-leading-zero',
+    description: "the petId is read with Ruby's Integer(), which takes a leading zero for octal (as C's strtol and Go's ParseInt with base 0 do): 010 is pet 8, and 08 is refused",
+    catches: ['getPet/other-notations'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      if (raw === undefined || !/^0\d+$/.test(raw)) return reference(request)
+      return /^0[0-7]+$/.test(raw) ? reference(asPet(request, BigInt(`0o${raw.slice(1)}`))) : errorResponse(400, 'invalid_pet_id', `invalid value for Integer(): ${raw}`)
+    },
+  },
+  {
     name: 'petId-read-in-parentheses',
     description: "the petId is read with Haskell's read, as scotty's param reads an Int64: (30) and ( 30 ) are 30",
     catches: ['getPet/other-notations'],
