@@ -177,6 +177,10 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json;charset=UTF-8', spell: () => 'application/json;charset=UTF-8' },
       { label: 'Application/JSON', spell: () => 'Application/JSON' },
       { label: 'APPLICATION/JSON; CHARSET="utf-8"', spell: () => 'APPLICATION/JSON; CHARSET="utf-8"' },
+      // Whitespace before the `;` (RFC 9110 §5.6.6: parameters = *( OWS ";" OWS [ parameter ] )): Bottle's request.json
+      // compares the label split at `;` without trimming it, and read such a body as no JSON (red team).
+      { label: 'application/json ; charset=utf-8 (a space before the semicolon)', spell: () => 'application/json ; charset=utf-8' },
+      { label: 'application/json<HTAB>;charset=utf-8 (a tab before the semicolon)', spell: () => 'application/json\t;charset=utf-8' },
       // A parameter other than charset: application/json defines none (RFC 8259 §11), and a label's parameters are the
       // label's own (RFC 9110 §8.3.1). `q` weighs a media range in Accept only: Falcon picks a body's handler as it
       // reads Accept, and refused `q=0` with 415 (red team).

@@ -202,6 +202,17 @@ export const httpPartFaults: Variant[] = [
     },
   },
   {
+    name: 'content-type-untrimmed-before-parameters',
+    description:
+      "the body is read as JSON only when the label split at `;` is application/json as it stands, untrimmed (Bottle's request.json): application/json ; charset=utf-8 is no JSON, and a valid NewPet so labelled is refused with 400",
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) => {
+      const [type = ''] = (request.headers['content-type'] ?? '').toLowerCase().split(';')
+      if (!isCreatePet(request) || !/^application\/json[ \t]+$/.test(type)) return reference(request)
+      return errorResponse(400, 'bad_request', 'body must be a JSON object')
+    },
+  },
+  {
     name: 'content-type-q-read-as-weight',
     description: "the body's handler is picked as Accept's ranges are (Falcon): a q parameter on Content-Type is a weight, and application/json; q=0 is refused with 415",
     catches: ['createPet/equivalent-spellings'],
