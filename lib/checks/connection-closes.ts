@@ -1,12 +1,14 @@
 /** The report of responses/close-announced: the connections the target closed right after an answer that did not announce it. */
-import { CLOSE_AFTER_ANSWER_MS, previousWords, type UnannouncedClose } from '../http/connection-reuse.js'
+import { CLOSE_AFTER_ANSWER_MS, CloseEvidence, previousWords, type UnannouncedClose } from '../http/connection-reuse.js'
+import type { Redactor } from '../http/redaction.js'
 import type { CheckReport } from './check-result.js'
+import { toEvidence } from './evidence.js'
 
-/** Most closes quoted in the failure's message. */
-const QUOTED = 3
+/** Most closes quoted in the failure's message, each with its exchange as evidence where the client found it. */
+const QUOTED = CloseEvidence.QUOTED
 
 /** What the run saw of closes, as the report of responses/close-announced; inconclusive when no request was answered. */
-export function closesReport(closes: readonly UnannouncedClose[], answers: number): CheckReport {
+export function closesReport(closes: readonly UnannouncedClose[], answers: number, redact: Redactor): CheckReport {
   const common = {
     requirementId: 'responses/close-announced',
     title: '[responses/close-announced] every connection the target closed right after an answer was announced by Connection: close, over the whole run',
@@ -25,7 +27,7 @@ export function closesReport(closes: readonly UnannouncedClose[], answers: numbe
       message: `the target closed ${closes.length === 1 ? 'a connection' : `${closes.length} connections`} within ${CLOSE_AFTER_ANSWER_MS} ms of an answer that did not say Connection: close: ${quoted.join('; ')}${closes.length > QUOTED ? '; …' : ''}`,
       expected: 'Connection: close in an answer after which the target closes the connection',
       actual: `closed ${quoted[0]}, unannounced`,
-      evidence: [],
+      evidence: closes.slice(0, QUOTED).flatMap((close) => (close.exchange ? [toEvidence(close.exchange, redact)] : [])),
     },
   }
 }

@@ -13,7 +13,7 @@ import { headerRecord, keptForHar } from './attempt-records.js'
 import { readBody } from './body-reader.js'
 import { BodyMemory, mayCreate, WriteBudget } from './caps.js'
 import type { HttpClientOptions } from './client-options.js'
-import { type UnannouncedClose, watchCloses } from './connection-reuse.js'
+import { CloseEvidence, type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { TargetConnections } from './connections.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
 import { decodedBody } from './decoded-bodies.js'
@@ -82,7 +82,7 @@ export class HttpClient {
     }
     this.traffic = new TrafficLog(options.keepBodiesUpTo)
     this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`)
-    this.stopWatchingCloses = watchCloses(this.base.origin, (close) => this.unannouncedCloses.push(close))
+    this.stopWatchingCloses = watchCloses(this.base.origin, (close) => this.confirmLostToClose(close))
     options.stop?.addEventListener('abort', this.abortInFlight, { once: true })
   }
 
@@ -118,7 +118,9 @@ export class HttpClient {
     const retries: Attempt[] = []
     const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => {
       if (!('failure' in end && end.failure.notSent)) this.exchangesSent += 1
-      return { id, request: recorded, ...end, retries, durationMs: performance.now() - started }
+      const exchange = { id, request: recorded, ...end, retries, durationMs: performance.now() - started }
+      if ('response' in end) this.closeEvidence.answered(exchange)
+      return exchange
     }
     const { stop } = this.options
     const { operation } = request
@@ -197,7 +199,11 @@ export class HttpClient {
    */
   confirmLostToClose(close: UnannouncedClose): void {
     this.unannouncedCloses.push(close)
+    if (this.unannouncedCloses.length <= CloseEvidence.QUOTED) this.closeEvidence.closed(close)
   }
+
+  /** The exchanges the closes a report quotes came after: found among the last answers, whichever of the two was heard first. */
+  private readonly closeEvidence = new CloseEvidence((path) => path.slice(this.base.origin.length))
 
   /** The headers of one attempt: the User-Agent and the extra headers, then the request's own, then its traceparent. */
   private headersFor(own: Record<string, string> | undefined, spanId: string | undefined): Record<string, string> {

@@ -8,6 +8,8 @@
  */
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
+import { closesReport } from '../../lib/checks/connection-closes.js'
+import { createRunRedactor } from '../../lib/checks/evidence.js'
 import { HttpClient } from '../../lib/http/client.js'
 
 interface Dropper {
@@ -101,6 +103,7 @@ describe('a connection the target closes under a request', () => {
     expect(again.response?.status).toBe(404)
     expect(again.retries[0]?.failure).toMatch(/^the connection was reset by the target/)
     expect(client.unannouncedCloses.map((close) => close.previous)).toEqual([{ method: 'GET', path: '/v1/pets/5', status: 404 }])
+    expect(client.unannouncedCloses[0]?.exchange?.request.url).toMatch(/\/v1\/pets\/5$/)
   })
 
   test('a read sent on it goes again, on a connection of its own, and is answered', async () => {
@@ -117,9 +120,14 @@ describe('a connection the target closes under a request', () => {
   test('a close right after an answer that did not say Connection: close is seen, however soon the next request comes; then every POST goes on a connection of its own', async () => {
     const target = track(await startDropper(401, true))
     const client = clientOf(target.baseUrl)
-    await client.send({ method: 'GET', path: '/pets', headers: {} })
+    const first = await client.send({ method: 'GET', path: '/pets', headers: {} })
     await expect.poll(() => client.unannouncedCloses.length).toBe(1)
     expect(client.unannouncedCloses[0]?.previous).toEqual({ method: 'GET', path: '/v1/pets', status: 401 })
+    // The report quotes the close with the exchange it came after, as evidence a curl line replays.
+    expect(client.unannouncedCloses[0]?.exchange?.id).toBe(first.id)
+    const report = closesReport(client.unannouncedCloses, 1, createRunRedactor(undefined))
+    expect(report.outcome).toBe('fail')
+    expect(report.failure?.evidence.map((evidence) => evidence.curl)).toEqual([expect.stringMatching(/^curl .*\/v1\/pets'/)])
     // The pool's connection is gone; a POST now is answered on a new one (the first request there).
     const post = await client.send({ method: 'POST', path: '/pets', headers: { 'content-type': 'application/json' }, body: '{}' })
     expect(post.response?.status).toBe(401)
