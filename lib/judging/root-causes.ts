@@ -76,7 +76,11 @@ function roundedToDoubles(failure: Failure): Mark | undefined {
   const evidence = failure.evidence[0]
   // Only what the suite itself wrote in a body: an id in a path came from an earlier answer of the target.
   const sent = new Set(longIntegers(evidence?.request.body))
-  const seen = [failure.message, failure.expected, failure.actual, evidence?.request.url, evidence?.response?.body].flatMap(longIntegers)
+  // A list's body shows every pet it holds: rounded ids there mark the list, not a failure of its length or its filter,
+  // whose words name no id (a limit read as Infinity listed every pet of a store that also rounds its ids).
+  const body = evidence?.response?.body
+  const shownBody = body !== undefined && !body.trimStart().startsWith('[') ? body : undefined
+  const seen = [failure.message, failure.expected, failure.actual, evidence?.request.url, shownBody].flatMap(longIntegers)
   // The zeros a double writes where it has no more digits: an integer a double holds exactly (an even id above 2^53
   // that a store assigned) is no mark, only one whose last digits a double could not keep.
   const rounded = seen.find((digits) => !sent.has(digits) && String(Number(digits)) === digits && /\d{15}0{2,}$/.test(digits))

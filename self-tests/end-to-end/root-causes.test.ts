@@ -100,6 +100,22 @@ describe('one behaviour, many failures: the behaviour is named once, with what s
     ])
   })
 
+  test('rounded ids in a list no failure names are no mark of rounding: a list too long is its own failure', () => {
+    const rounded = '[{"id":4611686018427400000,"name":"a","categoryId":1},{"id":9223372036854776000,"name":"b","categoryId":1}]'
+    const tooLong = (id: string) => {
+      const result = failingWith(id, 'at most 100 pets', 200)
+      return {
+        ...result,
+        failures: result.failures.map((failure) => ({
+          ...failure,
+          message: 'limit=1e999 returned 103 pets',
+          evidence: failure.evidence.map((evidence) => ({ ...evidence, response: evidence.response && { ...evidence.response, body: rounded } })),
+        })),
+      }
+    }
+    expect(findRootCauses([tooLong('listPets/limit-out-of-range'), tooLong('listPets/limit-max-100')])).toEqual([])
+  })
+
   test('a behaviour that explains one requirement alone is no root cause: every error 400 on a target that answers 401 right', async () => {
     const results = findRootCauses([failingWith('getPet/unknown-id-404', 'status 404', 400)])
     expect(results).toEqual([])
