@@ -113,8 +113,15 @@ function withParameterCopy(model: RequestModel, index: number, name: string): Re
   return edited
 }
 
-/** The octet class of the key followed by a bare CR and more text. */
-const CR_THEN_TEXT = 'a bare CR after it, then text'
+/**
+ * Octets after the key that a reader may take for its end, each followed by more text: a bare CR (RFC 9112 §2.2 makes it
+ * invalid or SP, where Python's header parser ends the line) and NUL (RFC 9110 §5.5 has it refused or read as SP, where
+ * PHP's built-in server cuts the value). Either way `<key>` then the text is no key.
+ */
+const ENDS_THEN_TEXT = [
+  { name: 'a bare CR after it, then text', octet: '\r' },
+  { name: 'NUL after it, then text', octet: '\0' },
+]
 
 /** A body member whose value is a number: the notation operator's part in a body. */
 const NUMERIC_MEMBERS = new Set(['categoryId'])
@@ -248,41 +255,39 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
           : []
       // A bare CR is no line end (RFC 9112 §2.2: invalid, or read as SP): text after one that follows the key belongs to the
       // token, which is then no key. Python's header parser (the email package) ends the line there, and let the key in.
-      const crThenText =
+      /** A class of octets, each written where `at` places it (`perValue` edits of each value, one per place). */
+      const placedClass = (name: string, values: readonly string[], at: (octets: string, index: number) => { name: string; at: number }, perValue = 1): EditClass => ({
+        name,
+        count: values.length * perValue,
+        edit: (index: number) => {
+          const octets = values[Math.floor(index / perValue)] as string
+          const { name: where, at: offset } = at(octets, index)
+          return edit('octet', part, name, `${shown(octets)} ${where} ${part.label}`, writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`))
+        },
+      })
+      const endsThenText =
         part.kind === 'auth token'
-          ? [
-              lazyClass(CR_THEN_TEXT, ['\r'], (octet) =>
-                edit('octet', part, CR_THEN_TEXT, `${shown(octet)} and text after ${part.label}`, writePart(model, part, `${text}${octet}x`)),
-              ),
-            ]
+          ? ENDS_THEN_TEXT.map(({ name, octet }) =>
+              lazyClass(name, [octet], (chosen) => edit('octet', part, name, `${shown(chosen)} and text after ${part.label}`, writePart(model, part, `${text}${chosen}x`))),
+            )
           : []
       return [
         ...replaced,
-        ...crThenText,
-        ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).map((octetClass) => {
+        ...endsThenText,
+        ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).flatMap((octetClass): EditClass[] => {
           // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim
           // would take it (cheroot strips VT and FF from every field, and such a key got in); inside, a trim leaves it.
           const [only] = octetClass.values
-          const where = octetClass.values.length === 1 && STRIPPED_OCTETS.has(only ?? '') && places.length > 2 ? places.filter((at) => at.name !== 'inside') : places
+          const stripped = octetClass.values.length === 1 && STRIPPED_OCTETS.has(only ?? '')
+          const where = stripped && places.length > 2 ? places.filter((at) => at.name !== 'inside') : places
+          // The key takes such an octet at each end, a class each: a trim of the field's value bites after it (PHP's trim()
+          // let `<key>\x0B` in), a split of the value on whitespace before it (Python's split()); one end by the seed missed either.
+          if (stripped && part.kind === 'auth token' && where.length === 2)
+            return where.map((fixed) => placedClass(fixed.name === 'after' ? octetClass.name : `${octetClass.name} ${fixed.name} it`, octetClass.values, () => fixed))
           // Every value at every place, or (when a run places them by the seed) every value at one place.
-          const at = (octets: string, index: number) =>
-            place ? (where[place(octets, where.length)] as (typeof places)[number]) : (where[index % where.length] as (typeof places)[number])
           const perValue = place ? 1 : where.length
-          return {
-            name: octetClass.name,
-            count: octetClass.values.length * perValue,
-            edit: (index: number) => {
-              const octets = octetClass.values[Math.floor(index / perValue)] as string
-              const { name, at: offset } = at(octets, index)
-              return edit(
-                'octet',
-                part,
-                octetClass.name,
-                `${shown(octets)} ${name} ${part.label}`,
-                writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`),
-              )
-            },
-          }
+          const at = (octets: string, index: number) => (place ? where[place(octets, where.length)] : where[Math.floor(index % perValue)]) as (typeof places)[number]
+          return [placedClass(octetClass.name, octetClass.values, at, perValue)]
         }),
       ]
     },

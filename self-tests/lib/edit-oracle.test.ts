@@ -538,6 +538,13 @@ describe('what an edited request may not get in place of an answer', () => {
     }
   })
 
+  test('the key with NUL and text after it is no key (RFC 9110 §5.5: NUL is refused or read as SP), where the key with NUL alone is a lenient reading: a 2xx fails no access', () => {
+    // PHP's built-in server cuts a field value at NUL, and let `Bearer <key>\0junk` in.
+    const cut = head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', `Authorization: Bearer ${KEY}\0junk`)
+    expect(findingsOn(LIST, cut, answered('[]')).filter((finding) => !finding.ok)).toEqual([expect.objectContaining({ requirementId: 'auth/no-access-without-key' })])
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', `Authorization: Bearer ${KEY}\0`)).key).toBe('lenient')
+  })
+
   test('a read of one pet with other segments below /pets/ never gets another pet (§2b); with dot segments, the pet the path names once they are removed (RFC 3986 §5.2.4)', () => {
     const read30 = head('GET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH)
     const failed = (line: string, body: string) =>

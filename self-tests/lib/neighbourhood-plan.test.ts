@@ -16,7 +16,7 @@ import { octalTwin } from '../../lib/neighbourhood/plain-requests.js'
 import { EDIT_OPERATOR_IDS, type OperatorId } from '../../lib/settings/settings.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
 import { type RequestModel, readPart, wireOf } from '../../lib/spec/request-model.js'
-import { testPlains } from '../helpers/plains.js'
+import { PLAIN_KEY, testPlains } from '../helpers/plains.js'
 
 const plains = testPlains
 
@@ -78,15 +78,18 @@ describe('a full run edits every part with every operator', () => {
         ['GET /pets/{id} with the key', 'id segment {petId}'],
       ] as const) {
         const sent = classes(request, part)
-        // 256 octets less the 62 ASCII letters and digits, each a class; the letters and the digits, a class each.
-        expect([...sent].filter((name) => name.startsWith('octet 0x')).length, part).toBe(194)
+        // 256 octets less the 62 ASCII letters and digits, each a class; the letters and the digits, a class each. The key
+        // takes the 12 octets a trim takes away at each end, a class each.
+        expect([...sent].filter((name) => /^octet 0x[0-9A-F]{2}$/.test(name)).length, part).toBe(194)
+        expect([...sent].filter((name) => / before it$/.test(name)).length, part).toBe(part === 'Authorization token' ? 12 : 0)
         for (const name of ['an ASCII letter', 'an ASCII digit', 'octet 0x00', 'octet 0x2D', 'octet 0xA0', 'octet 0xFF']) expect(sent, `${part}: ${name}`).toContain(name)
       }
-      // An octet a trim takes away goes at an end of the key, where a trim (cheroot's, Python's strip) would take it.
+      // An octet a trim takes away goes at each end of the key, where a trim (cheroot's, PHP's trim, Python's strip) or a split would take it.
       for (const octet of ['0B', '0C', '1F', '85', 'A0']) {
-        const placed = edits.filter((edit) => edit.plain.name === 'GET /pets with the key' && edit.part.label === 'Authorization token' && edit.valueClass === `octet 0x${octet}`)
-        expect(placed.length, octet).toBe(1)
-        expect(placed[0]?.label, octet).toMatch(/ (before|after) /)
+        const placed = edits.filter(
+          (edit) => edit.plain.name === 'GET /pets with the key' && edit.part.label === 'Authorization token' && edit.valueClass.startsWith(`octet 0x${octet}`),
+        )
+        expect(placed.map((edit) => edit.label).sort(), octet).toEqual([`0x${octet} after Authorization token`, `0x${octet} before Authorization token`])
       }
     }
   })
@@ -154,6 +157,20 @@ describe('a full run edits every part with every operator', () => {
         expect(sent, plain.name).toEqual(new Set(['HEAD', 'OPTIONS', 'other safe methods', 'unknown tokens', 'unsafe methods']))
       }
     }
+  })
+})
+
+describe('the octets after the key a reader may take for its end', () => {
+  test.for(SEEDS)('seed %i: the key takes each octet a trim takes away at both ends, and a bare CR or NUL with text after it', (seed) => {
+    const { edits, alike } = planEdits(plains(), { seed, every: false, writes: true })
+    const token = [...edits, ...alike].filter((edit) => edit.operator === 'octet' && edit.plain.name === 'GET /pets with the key' && edit.part.label === 'Authorization token')
+    const tokens = new Set(token.map((edit) => edit.model.authorization[0]?.token))
+    for (const octet of ['\v', '\f', '\x1c', '\x85', '\xa0']) {
+      expect(tokens, JSON.stringify(octet)).toContain(`${PLAIN_KEY}${octet}`)
+      expect(tokens, JSON.stringify(octet)).toContain(`${octet}${PLAIN_KEY}`)
+    }
+    expect(tokens).toContain(`${PLAIN_KEY}\rx`)
+    expect(tokens).toContain(`${PLAIN_KEY}\0x`)
   })
 })
 
