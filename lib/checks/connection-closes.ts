@@ -1,5 +1,6 @@
 /** The report of responses/close-announced: the connections the target closed right after an answer that did not announce it. */
-import { CLOSE_AFTER_ANSWER_MS, CloseEvidence, previousWords, type UnannouncedClose } from '../http/connection-reuse.js'
+import { CloseEvidence } from '../http/close-evidence.js'
+import { CLOSE_AFTER_ANSWER_MS, previousWords, type UnannouncedClose } from '../http/connection-reuse.js'
 import type { Redactor } from '../http/redaction.js'
 import type { CheckReport } from './check-result.js'
 import { toEvidence } from './evidence.js'
@@ -8,7 +9,7 @@ import { toEvidence } from './evidence.js'
 const QUOTED = CloseEvidence.QUOTED
 
 /** What the run saw of closes, as the report of responses/close-announced; inconclusive when no request was answered. */
-export function closesReport(closes: readonly UnannouncedClose[], answers: number, redact: Redactor): CheckReport {
+export function closesReport(closes: readonly UnannouncedClose[], answers: number, redact: Redactor, evidence?: CloseEvidence): CheckReport {
   const common = {
     requirementId: 'responses/close-announced',
     title: '[responses/close-announced] every connection the target closed right after an answer was announced by Connection: close, over the whole run',
@@ -27,7 +28,10 @@ export function closesReport(closes: readonly UnannouncedClose[], answers: numbe
       message: `the target closed ${closes.length === 1 ? 'a connection' : `${closes.length} connections`} within ${CLOSE_AFTER_ANSWER_MS} ms of an answer that did not say Connection: close: ${quoted.join('; ')}${closes.length > QUOTED ? '; …' : ''}`,
       expected: 'Connection: close in an answer after which the target closes the connection',
       actual: `closed ${quoted[0]}, unannounced`,
-      evidence: closes.slice(0, QUOTED).flatMap((close) => (close.exchange ? [toEvidence(close.exchange, redact)] : [])),
+      evidence: closes.slice(0, QUOTED).flatMap((close) => {
+        const exchange = evidence?.exchangeOf(close)
+        return exchange ? [toEvidence(exchange, redact)] : []
+      }),
     },
   }
 }

@@ -13,7 +13,8 @@ import { headerRecord, keptForHar } from './attempt-records.js'
 import { readBody } from './body-reader.js'
 import { BodyMemory, mayCreate, WriteBudget } from './caps.js'
 import type { HttpClientOptions } from './client-options.js'
-import { CloseEvidence, type UnannouncedClose, watchCloses } from './connection-reuse.js'
+import { CloseEvidence } from './close-evidence.js'
+import { type UnannouncedClose, watchCloses } from './connection-reuse.js'
 import { TargetConnections } from './connections.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
 import { decodedBody } from './decoded-bodies.js'
@@ -30,10 +31,8 @@ let nextExchangeId = 1
 type AttemptOutcome = ({ response: RecordedResponse } | { failure: TransportFailure }) & { record: AttemptRecord; pauseEpoch: number }
 
 /**
- * The window of --rate-limit: N requests start in any 1.1 s. The tenth of a second more than the second the
- * limit names is for the way from a start to the target: a new connection, or a busy moment of this process,
- * holds a request back by tens of ms (up to 90 ms measured, on two cores), and a request held back from the
- * end of one window must not reach the target within the same second as the next window's first.
+ * The window of --rate-limit: N requests start in any 1.1 s. The tenth of a second more than the limit's second is for the way to the target (a
+ * new connection or a busy moment holds a request back by up to 90 ms, measured on two cores): one held back must not reach the next window's second.
  */
 const RATE_WINDOW_MS = 1_100
 
@@ -62,8 +61,9 @@ export class HttpClient {
   lastActivityAt = performance.now()
   /** Timed waits with a known end under way now: a Retry-After, a backoff, a re-read's pause within the consistency window. */
   private sleeping = 0
-  /** Each time the target closed a connection right after an answer that did not say Connection: close (RFC 9112 §9.6). */
+  /** Each time the target closed a connection right after an answer that did not say Connection: close (RFC 9112 §9.6), and the exchange each of the first came after. */
   readonly unannouncedCloses: UnannouncedClose[] = []
+  readonly closeEvidence = new CloseEvidence((url) => url.slice(this.base.origin.length))
   private readonly stopWatchingCloses: () => void
   /** Every request in flight now: the run's stop aborts them all. */
   private readonly inFlightControllers = new Set<AbortController>()
@@ -118,9 +118,7 @@ export class HttpClient {
     const retries: Attempt[] = []
     const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => {
       if (!('failure' in end && end.failure.notSent)) this.exchangesSent += 1
-      const exchange = { id, request: recorded, ...end, retries, durationMs: performance.now() - started }
-      if ('response' in end) this.closeEvidence.answered(exchange)
-      return exchange
+      return this.closeEvidence.answered({ id, request: recorded, ...end, retries, durationMs: performance.now() - started })
     }
     const { stop } = this.options
     const { operation } = request
@@ -199,11 +197,8 @@ export class HttpClient {
    */
   confirmLostToClose(close: UnannouncedClose): void {
     this.unannouncedCloses.push(close)
-    if (this.unannouncedCloses.length <= CloseEvidence.QUOTED) this.closeEvidence.closed(close)
+    this.closeEvidence.closed(close)
   }
-
-  /** The exchanges the closes a report quotes came after: found among the last answers, whichever of the two was heard first. */
-  private readonly closeEvidence = new CloseEvidence((path) => path.slice(this.base.origin.length))
 
   /** The headers of one attempt: the User-Agent and the extra headers, then the request's own, then its traceparent. */
   private headersFor(own: Record<string, string> | undefined, spanId: string | undefined): Record<string, string> {

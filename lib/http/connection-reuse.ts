@@ -10,7 +10,6 @@
  */
 import { subscribe } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
-import type { Exchange } from './exchange.js'
 import { LoopStalls } from './loop-stalls.js'
 
 /**
@@ -48,8 +47,6 @@ const CONNECTION_ENDED = /^(ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|UND_ERR
 export interface UnannouncedClose {
   previous: PreviousAnswer
   afterMs: number
-  /** The exchange that answer belongs to, where the client still held it: the report's evidence, with a curl line. */
-  exchange?: Exchange
 }
 
 interface UndiciRequest {
@@ -182,41 +179,4 @@ export function watchCloses(origin: string, listener: (close: UnannouncedClose) 
 /** The answer before a dropped connection, in words. */
 export function previousWords(previous: PreviousAnswer): string {
   return `${previous.method} ${previous.path} (answered ${previous.status})`
-}
-
-/**
- * The exchange each quoted close came after (responses/close-announced's evidence): the close may be heard before the
- * client has read the whole answer, or after, so each side looks for the other among what it holds. Only the last
- * answers are held, and only the first closes a report quotes wait for theirs.
- */
-export class CloseEvidence {
-  /** The closes a report quotes, each with the exchange before it: the most a run waits to find. */
-  static readonly QUOTED = 3
-  private static readonly HELD = 32
-  private readonly recent: Exchange[] = []
-  private readonly waiting: UnannouncedClose[] = []
-
-  /** `pathOf` gives a recorded URL as the path undici sent it with. */
-  constructor(private readonly pathOf: (url: string) => string) {}
-
-  answered(exchange: Exchange): void {
-    const close = this.waiting.find((candidate) => this.matches(candidate, exchange))
-    if (close) {
-      close.exchange = exchange
-      this.waiting.splice(this.waiting.indexOf(close), 1)
-    }
-    this.recent.push(exchange)
-    if (this.recent.length > CloseEvidence.HELD) this.recent.shift()
-  }
-
-  closed(close: UnannouncedClose): void {
-    const exchange = this.recent.findLast((candidate) => this.matches(close, candidate))
-    if (exchange) close.exchange = exchange
-    else this.waiting.push(close)
-  }
-
-  private matches(close: UnannouncedClose, exchange: Exchange): boolean {
-    const { previous } = close
-    return exchange.response?.status === previous.status && exchange.request.method === previous.method && this.pathOf(exchange.request.url) === previous.path
-  }
 }

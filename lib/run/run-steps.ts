@@ -54,7 +54,7 @@ export async function runCheckStep(session: RunSession, definitions: readonly Ch
   reports.push(state.everyExchangeReport())
   if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs, config.profile === 'smoke'))
   if (isSelected('responses/close-announced', config.requirements))
-    reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length, session.redact))
+    reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length, session.redact, client.closeEvidence))
   return { reports, alarms }
 }
 

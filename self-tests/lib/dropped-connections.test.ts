@@ -11,6 +11,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { closesReport } from '../../lib/checks/connection-closes.js'
 import { createRunRedactor } from '../../lib/checks/evidence.js'
 import { HttpClient } from '../../lib/http/client.js'
+import type { UnannouncedClose } from '../../lib/http/connection-reuse.js'
 
 interface Dropper {
   baseUrl: string
@@ -103,7 +104,7 @@ describe('a connection the target closes under a request', () => {
     expect(again.response?.status).toBe(404)
     expect(again.retries[0]?.failure).toMatch(/^the connection was reset by the target/)
     expect(client.unannouncedCloses.map((close) => close.previous)).toEqual([{ method: 'GET', path: '/v1/pets/5', status: 404 }])
-    expect(client.unannouncedCloses[0]?.exchange?.request.url).toMatch(/\/v1\/pets\/5$/)
+    expect(client.closeEvidence.exchangeOf(client.unannouncedCloses[0] as UnannouncedClose)?.request.url).toMatch(/\/v1\/pets\/5$/)
   })
 
   test('a read sent on it goes again, on a connection of its own, and is answered', async () => {
@@ -124,8 +125,8 @@ describe('a connection the target closes under a request', () => {
     await expect.poll(() => client.unannouncedCloses.length).toBe(1)
     expect(client.unannouncedCloses[0]?.previous).toEqual({ method: 'GET', path: '/v1/pets', status: 401 })
     // The report quotes the close with the exchange it came after, as evidence a curl line replays.
-    expect(client.unannouncedCloses[0]?.exchange?.id).toBe(first.id)
-    const report = closesReport(client.unannouncedCloses, 1, createRunRedactor(undefined))
+    expect(client.closeEvidence.exchangeOf(client.unannouncedCloses[0] as UnannouncedClose)?.id).toBe(first.id)
+    const report = closesReport(client.unannouncedCloses, 1, createRunRedactor(undefined), client.closeEvidence)
     expect(report.outcome).toBe('fail')
     expect(report.failure?.evidence.map((evidence) => evidence.curl)).toEqual([expect.stringMatching(/^curl .*\/v1\/pets'/)])
     // The pool's connection is gone; a POST now is answered on a new one (the first request there).
