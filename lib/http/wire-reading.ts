@@ -38,6 +38,8 @@ export interface WireReading {
    * 505; `HTTP/1.2`, which RFC 9110 §2.5 has a server read as 1.1, so that a 505 to it warns).
    */
   unsupportedVersion?: string
+  /** A tab stands around the Host value: whitespace to HTTP (RFC 9110 §5.5), part of the host to nginx 1.22. */
+  tabbedHost?: true
 }
 
 /** The request-line length past which a server may refuse a request in its HTTP layer's own words (gunicorn's limit is 4,094). */
@@ -58,12 +60,15 @@ const ESCAPED_SLASH = /%2F/i
 /**
  * Why an HTTP layer may answer the request with a refusal in its own words, whatever the service's rules say: HTTP
  * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), its Host
- * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1), or its path holds an escaped slash.
+ * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1) or has a tab around it, or its path holds an
+ * escaped slash.
  */
 export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): string | undefined {
   if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
   if (reading.hostElsewhere !== undefined)
     return `the Host ${JSON.stringify(reading.hostElsewhere)} names another authority than the plain request's, which a server may refuse (RFC 9110 §7.4, §4.2.1)`
+  if (reading.tabbedHost)
+    return 'a tab around the Host value, which is whitespace to HTTP (RFC 9110 §5.5) and part of the host to nginx 1.22, which refuses it (400) before any service reads the request'
   if (reading.longLine) return `a request line over ${LONG_REQUEST_LINE.toLocaleString('en')} octets, which some HTTP layers refuse (RFC 9112 §3: 414)`
   if (ESCAPED_SLASH.test(reading.target.split('?')[0] ?? ''))
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
@@ -144,10 +149,13 @@ function readHead(head: string): WireReading {
     problems.push('the target holds an octet a URI may not, or a broken escape')
   // CONNECT takes an authority-form target only (RFC 9112 §3.2.3).
   if (method === 'CONNECT') problems.push('CONNECT with a target that is no authority-form')
+  let tabbedHost = false
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':')
     const name = colon < 0 ? line : line.slice(0, colon)
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '')
+    const written = colon < 0 ? '' : line.slice(colon + 1)
+    const value = written.replace(/^[ \t]+|[ \t]+$/g, '')
+    if (name.toLowerCase() === 'host' && /^[ \t]*\t|\t[ \t]*$/.test(written)) tabbedHost = true
     if (colon < 0 || !TOKEN.test(name)) problems.push(`a field line with no valid name: ${JSON.stringify(line.slice(0, 40))}`)
     else if (!FIELD_VALUE.test(value) || /[\r\n]/.test(line)) problems.push(`the ${name} field holds a control octet`)
     fields.push({ name, value })
@@ -177,6 +185,7 @@ function readHead(head: string): WireReading {
     ...(problems.length > 0 ? { invalid: problems.join('; ') } : {}),
     ...(unsupported !== undefined ? { unsupportedVersion: unsupported } : {}),
     ...(requestLine.length > LONG_REQUEST_LINE ? { longLine: true as const } : {}),
+    ...(tabbedHost ? { tabbedHost: true as const } : {}),
   }
 }
 

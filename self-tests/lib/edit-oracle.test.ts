@@ -538,6 +538,20 @@ describe('what an edited request may not get in place of an answer', () => {
     }
   })
 
+  test('a tab around the Host value is whitespace to HTTP and part of the host to nginx 1.22: any refusal in its own words, with the key or without; a 200 is the plain answer', () => {
+    for (const host of ['Host: \t127.0.0.1:8080', 'Host: 127.0.0.1:8080\t']) {
+      const keyed = head('GET /v1/pets?limit=7&status=available HTTP/1.1', host, 'Accept: application/json', AUTH)
+      expect(judge(LIST, keyed).ownWords, JSON.stringify(host)).toMatch(/a tab around the Host value/)
+      expect(findingsOn(LIST, keyed, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
+      // Answered, it is the plain request in other words (RFC 9110 §5.5), at MUST.
+      expect(judge(LIST, keyed).judgement).toMatchObject({ kind: 'plain answer', requirementId: 'listPets/equivalent-spellings' })
+      const keyless = head('GET /v1/pets?limit=7&status=available HTTP/1.1', host, 'Accept: application/json')
+      expect(findingsOn(LIST, keyless, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
+    }
+    // Spaces around it nginx takes as HTTP does: no refusal of its own.
+    expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Host:   127.0.0.1:8080  ', 'Accept: application/json', AUTH)).ownWords).toBeUndefined()
+  })
+
   test('the key with NUL and text after it is no key (RFC 9110 §5.5: NUL is refused or read as SP), where the key with NUL alone is a lenient reading: a 2xx fails no access', () => {
     // PHP's built-in server cuts a field value at NUL, and let `Bearer <key>\0junk` in.
     const cut = head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', `Authorization: Bearer ${KEY}\0junk`)
