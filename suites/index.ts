@@ -5,6 +5,7 @@
 import './listPets/list.checks.js'
 import './listPets/limit.checks.js'
 import './listPets/status-filter.checks.js'
+import './listPets/parameters-past-a-cap.checks.js'
 import './listPets/status-spelled-otherwise.checks.js'
 import './listPets/spellings.checks.js'
 import './listPets/parameters-together.checks.js'

@@ -98,6 +98,14 @@ export const listPetsRequirements = {
     decision:
       "MUST, by §2b: an edit that makes a value invalid never gets the plain request's answer, and the row's one exception is a limit (row \"other notations\"); the invalid status row takes the out-of-range limit's answers (a 4xx, or a 200 list), not the limit's notations. The enum is case-sensitive and has no whitespace: `SOLD`, `sold` with an escaped space or tab, U+00A0 or U+3000 around it, is a status outside it, which gets what an invalid status gets (a 4xx, or a 200 list), not the list of `sold`. The answer is that list when it lists pets of status `sold` alone while the unfiltered list, read right after it, shows a pet of another status among as many first pets (a filter ignored would list it). Frameworks that strip query values (Tornado's get_query_argument) or match case-insensitively serve it.",
   }),
+  'listPets/parameters-past-a-cap': should({
+    title:
+      'the limit and the filter hold after as many parameters the spec does not name as a parser caps (100, 1,000): a list of at most the limit, of the status asked for, or a 4xx with an Error body',
+    specText: 'The list holds at most `limit` items. If `status` is given, only animals with that status are returned.',
+    source: `${POLICY}b (every answer holds to the rules of the request it answers); no policy row names how many parameters a service reads (docs/decisions.md proposes one): SHOULD at most`,
+    decision:
+      'GET /pets with 100, then 1,000 parameters the spec does not name (`x=`), then `status=S&limit=3`, S the status with the most known pets. Query parsers cap how many parameters they read and drop the rest without a word (nginx-lua ngx.req.get_uri_args: 100; Node querystring, qs, Express: 1,000; PHP max_input_vars: 1,000): the default page comes back, of every status. A 4xx with an Error body refuses the request, and passes. SHOULD only: no row says how many parameters a service must read, and a list of at most 100 valid pets holds every rule §2b names for a request the spec does not define; evidence only when more than 3 pets of S and a pet of another status are known.',
+  }),
   'listPets/status-invalid-400': should({
     title: 'a status filter outside the enum is answered 400 with an Error body',
     specText: 'status: PetStatus, one of `available`, `pending`, `sold`.',

@@ -85,6 +85,13 @@ export const listPetsFaults: Variant[] = [
     },
   },
   {
+    name: 'query-cut-after-100-parameters',
+    description:
+      "the query is read with nginx-lua's ngx.req.get_uri_args(), which keeps the first 100 parameters and drops the rest without a word: status and limit after 100 others are not read, and the default page of every status comes back",
+    catches: ['listPets/parameters-past-a-cap'],
+    wrap: (reference) => async (request) => (isListPets(request) ? reference({ ...request, query: new URLSearchParams([...request.query].slice(0, 100)) }) : reference(request)),
+  },
+  {
     name: 'invalid-limit-500',
     description: 'limit=0 makes GET /pets fail with 500',
     catches: ['listPets/limit-out-of-range', 'responses/no-server-error'],
