@@ -22,14 +22,15 @@ describe.concurrent('a hostile target gets a clear verdict, within bounds', () =
     onTestFinished,
   }) => {
     const server = await startMisbehavingServer(listsDrip(notFound), onTestFinished)
-    // 3 s: the lists' two timeouts are waited out, and the quick answers of getPet stay far within it on a busy machine (with 800 ms, one did not).
-    const outcome = await runCli(['--base-url', server.baseUrl, '--timeout-ms', '3000', '--quiet'], WITH_KEY)
+    // 6 s: the lists' two timeouts are waited out, and the quick answers of getPet stay far within it on a busy machine
+    // (with 800 ms, one did not; with 3 s, one did not beside two mutation scores and a whole npm test).
+    const outcome = await runCli(['--base-url', server.baseUrl, '--timeout-ms', '6000', '--quiet'], WITH_KEY)
     expect(outcome.code).toBe(1)
     const lists = server.requests.filter((request) => /^\/v1\/pets(\?|$)/.test(request.url))
     // Two timeouts in a row give the operation up; only the requests already in flight (at most --concurrency) also time out.
     expect(lists.length).toBeLessThanOrEqual(2 + 8)
-    expect(failuresOf(outcome, 'listPets/limit-caps-size').join('\n')).toMatch(/GET \/pets did not answer within 3 s, (twice|\d+ times) in a row: not sent again/)
-    expect(outcome.results?.requirements.find((result) => result.id === 'getPet/invalid-id')?.verdict).toBe('pass')
+    expect(failuresOf(outcome, 'listPets/limit-caps-size').join('\n')).toMatch(/GET \/pets did not answer within 6 s, (twice|\d+ times) in a row: not sent again/)
+    expect(outcome.results?.requirements.find((result) => result.id === 'getPet/invalid-id')?.verdict, failuresOf(outcome, 'getPet/invalid-id').join('\n')).toBe('pass')
   })
 
   test('a hanging target and a deadline: the run ends before a single request could time out, exit 3, everything undecided is "deadline reached"', async ({ onTestFinished }) => {

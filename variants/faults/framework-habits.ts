@@ -206,6 +206,7 @@ export const frameworkHabitFaults: Variant[] = [
     description:
       'Rack parses the query before any route or filter: a name given plain and in the array form (status=sold&status[]=sold) raises a ParameterTypeError, and Sinatra answers its own HTML 400 before the key is read',
     catches: ['auth/401-before-400', 'errors/body-schema'],
+    provenByEdits: ['bracket-name'],
     wrap: (reference) => async (request) => {
       const names = queryNames(request)
       const plain = new Set(names.filter((name) => !name.bracketed).map((name) => name.base))
@@ -217,6 +218,7 @@ export const frameworkHabitFaults: Variant[] = [
     description:
       'Rack parses the query before any route or filter: a name nested more than 32 brackets deep raises ParamsTooDeepError, which nothing rescues, and the service answers 500',
     catches: ['responses/no-server-error'],
+    provenByEdits: ['bracket-name'],
     wrap: (reference) => async (request) =>
       queryNames(request).some((name) => name.depth > 32) ? { status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>Internal Server Error</h1>' } : reference(request),
   },

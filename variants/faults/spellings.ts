@@ -93,6 +93,7 @@ export const spellingFaults: Variant[] = [
     name: 'petId-read-in-octal-after-a-leading-zero',
     description: "the petId is read with Ruby's Integer(), which takes a leading zero for octal (as C's strtol and Go's ParseInt with base 0 do): 010 is pet 8, and 08 is refused",
     catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
     wrap: (reference) => async (request) => {
       const raw = rawPetId(request)
       if (raw === undefined || !/^0\d+$/.test(raw)) return reference(request)
