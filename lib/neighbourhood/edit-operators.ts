@@ -200,8 +200,6 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
               ),
             ]
           : []
-      // A bare CR is no line end (RFC 9112 §2.2: invalid, or read as SP): text after one that follows the key belongs to the
-      // token, which is then no key. Python's header parser (the email package) ends the line there, and let the key in.
       /** A class of octets, each written where `at` places it (`perValue` edits of each value, one per place). */
       const placedClass = (name: string, values: readonly string[], at: (octets: string, index: number) => { name: string; at: number }, perValue = 1): EditClass => ({
         name,
@@ -212,6 +210,8 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
           return edit('octet', part, name, `${shown(octets)} ${where} ${part.label}`, writePart(model, part, `${text.slice(0, offset)}${octets}${text.slice(offset)}`))
         },
       })
+      // A bare CR or NUL after the key, then text (ENDS_THEN_TEXT): the token, which is then no key, to a reader that reads
+      // them as HTTP has it; the key, to one that ends the value there (Python's header parser, PHP's built-in server).
       const endsThenText =
         part.kind === 'auth token'
           ? ENDS_THEN_TEXT.map(({ name, octet }) =>
