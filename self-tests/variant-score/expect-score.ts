@@ -8,7 +8,7 @@ import type { Variant } from '../../variants/variant.js'
  * that worker's process, so a test's wall time is the file's share of two cores, which another npm test or a soak
  * beside it can triple. A bound on a stall, not on speed (a run's own deadline and watchdog bound the run). The
  * slowest, a look-alike that answers every seventh request 429, takes 51 s alone, quiet or beside three busy
- * processes; among eleven other runs in its worker beside two mutation scores it passed 180 s once.
+ * processes; among eleven other runs in its worker beside two mutation scores it took more than 180 s once.
  */
 export const VARIANT_TEST_TIMEOUT_MS = 300_000
 
