@@ -13,6 +13,8 @@ export class CloseEvidence {
   private readonly recent: Exchange[] = []
   private readonly waiting: UnannouncedClose[] = []
   private readonly found = new Map<UnannouncedClose, Exchange>()
+  /** Closes heard so far: only the first QUOTED are matched. */
+  private closes = 0
 
   /** `pathOf` gives a recorded URL as the path undici sent it with. */
   constructor(private readonly pathOf: (url: string) => string) {}
@@ -21,8 +23,6 @@ export class CloseEvidence {
   exchangeOf(close: UnannouncedClose): Exchange | undefined {
     return this.found.get(close)
   }
-
-  private closes = 0
 
   /** An exchange ended: held a while, and matched to a close heard before it. Returned as it is. */
   answered(exchange: Exchange): Exchange {

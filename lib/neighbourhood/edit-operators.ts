@@ -233,7 +233,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
             return where.map((fixed) => placedClass(fixed.name === 'after' ? octetClass.name : `${octetClass.name} ${fixed.name} it`, octetClass.values, () => fixed))
           // Every value at every place, or (when a run places them by the seed) every value at one place.
           const perValue = place ? 1 : where.length
-          const at = (octets: string, index: number) => (place ? where[place(octets, where.length)] : where[Math.floor(index % perValue)]) as (typeof places)[number]
+          const at = (octets: string, index: number) => (place ? where[place(octets, where.length)] : where[index % perValue]) as (typeof places)[number]
           return [placedClass(octetClass.name, octetClass.values, at, perValue)]
         }),
       ]
