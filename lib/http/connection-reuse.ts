@@ -5,8 +5,10 @@
  * close). Two uses:
  * - a request lost because the target closed (not reset) the connection it was sent on, before any byte of an
  *   answer, is told apart from one the target failed: `lostOnDroppedConnection(error)` names the answer before;
- * - each close of that kind is reported to the clients of that origin (`watchCloses`), every time it happens,
- *   whichever request would have come next: a finding that does not depend on timing or on the seed.
+ * - each close of that kind that comes while no request awaits an answer on the connection is reported to the clients
+ *   of that origin (`watchCloses`), every time it happens: a finding that does not depend on timing or on the seed. A
+ *   close under a request may be the target refusing that request, not closing after the answer before: it is
+ *   reported only once a fresh connection answers the lost request, as a reset is.
  */
 import { subscribe } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
@@ -36,7 +38,9 @@ export interface LostRequest {
   previous: PreviousAnswer
   /** The answer before said Connection: close (a client that sent on anyway is at fault; undici does not). */
   announced: boolean
-  /** Set for a reset that came within CLOSE_AFTER_ANSWER_MS of an answer that did not say Connection: close. */
+  /** The target closed the connection (its FIN came); otherwise it reset it. */
+  closed: boolean
+  /** Set for a reset, or a close under the request, that came within CLOSE_AFTER_ANSWER_MS of an answer that did not say Connection: close. */
   unreportedClose?: UnannouncedClose
 }
 
@@ -64,6 +68,14 @@ interface ConnectionState {
    * answer has no need to: RFC 9112 §9.3).
    */
   closeAsked: boolean
+  /** A request's head went out on it and no answer's head has come back yet. */
+  awaiting: boolean
+  /**
+   * The target closed it while a request awaited its answer: the close came under that request, whatever the timing
+   * after the answer before (libmicrohttpd closes on a request past its memory pool, 7 ms after answering the one
+   * before). It is reported only once a fresh connection answers the lost request (lostOnDroppedConnection).
+   */
+  endedUnderRequest?: boolean
   last?: PreviousAnswer & { at: number; announcedClose: boolean }
 }
 
@@ -106,13 +118,18 @@ function subscribeOnce(): void {
     const known = connections.get(socket)
     if (known) {
       known.closeAsked ||= asksClose
+      known.awaiting = true
       return
     }
-    const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0, closeAsked: asksClose }
+    const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0, closeAsked: asksClose, awaiting: true }
     connections.set(socket, state)
     socket.once('end', () => {
       const last = state.last
       if (!last || last.announcedClose || state.closeAsked) return
+      if (state.awaiting) {
+        state.endedUnderRequest = true
+        return
+      }
       const afterMs = performance.now() - last.at
       if (!closeSoonAfter(last.at, afterMs)) return
       const close: UnannouncedClose = { previous: { method: last.method, path: last.path, status: last.status }, afterMs: Math.round(afterMs) }
@@ -125,6 +142,7 @@ function subscribeOnce(): void {
     const socket = socketOf.get(request)
     const state = socket ? connections.get(socket) : undefined
     if (!state) return
+    state.awaiting = false
     state.answers += 1
     state.last = { method: request.method, path: request.path, status: response.statusCode, at: performance.now(), announcedClose: announcesClose(response.headers) }
   })
@@ -150,7 +168,15 @@ function subscribeOnce(): void {
     const { method, path, status, at, announcedClose } = state.last
     const afterMs = Math.round(performance.now() - at)
     const previous = { method, path, status }
-    lost.set(error, { previous, announced: announcedClose, ...(!closed && !announcedClose && closeSoonAfter(at, afterMs) ? { unreportedClose: { previous, afterMs } } : {}) })
+    // A reset, or a close that came under this request: reported once a fresh connection answers it (a close heard while
+    // no request awaited an answer was reported when it came).
+    const unheard = !closed || state.endedUnderRequest === true
+    lost.set(error, {
+      previous,
+      announced: announcedClose,
+      closed,
+      ...(unheard && !announcedClose && closeSoonAfter(at, afterMs) ? { unreportedClose: { previous, afterMs } } : {}),
+    })
   })
 }
 

@@ -33,7 +33,7 @@ export function classify(error: unknown, timeoutMs: number, maxBodyBytes: number
   if (lost) {
     return {
       kind: 'dropped',
-      message: `the connection was ${lost.unreportedClose ? 'reset' : 'closed'} by the target before any byte of an answer came: it had just carried ${previousWords(lost.previous)}${lost.announced ? '' : ', which did not say Connection: close'}`,
+      message: `the connection was ${lost.closed ? 'closed' : 'reset'} by the target before any byte of an answer came: it had just carried ${previousWords(lost.previous)}${lost.announced ? '' : ', which did not say Connection: close'}`,
       ...(lost.unreportedClose ? { unreportedClose: lost.unreportedClose } : {}),
     }
   }

@@ -118,6 +118,33 @@ describe('a connection the target closes under a request', () => {
     expect(target.received).toEqual(['GET /v1/pets/5 HTTP/1.1', 'GET /v1/pets/6 HTTP/1.1', 'GET /v1/pets/6 HTTP/1.1'])
   })
 
+  test('a close that comes under a request the target will not serve (libmicrohttpd closes on a request past its memory pool) is not charged to the answer before', async () => {
+    // Every request answered 200, but one whose target holds `refused`: the connection closed under it, on any connection.
+    const server = createServer((socket: Socket) => {
+      let buffered = ''
+      socket.on('data', (chunk) => {
+        buffered += chunk.toString('latin1')
+        for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
+          const line = buffered.slice(0, buffered.indexOf('\r\n'))
+          buffered = buffered.slice(end + 4)
+          if (line.includes('refused')) return void socket.destroy()
+          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
+        }
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    open.push({ close: () => new Promise((resolve) => server.close(resolve)) })
+    const address = server.address()
+    const client = clientOf(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`)
+    expect((await client.send({ method: 'GET', path: '/pets?limit=81', headers: {} })).response?.status).toBe(200)
+    const refused = await client.send({ method: 'GET', path: '/pets?refused', headers: {} })
+    // Sent again on a connection of its own, closed there too: the request's doing, not a close after the answer before.
+    expect(refused.response).toBeUndefined()
+    expect(refused.retries[0]?.failure).toMatch(/^the connection was closed by the target before any byte of an answer came: it had just carried GET \/v1\/pets\?limit=81/)
+    expect((await client.send({ method: 'GET', path: '/pets/5', headers: {} })).response?.status).toBe(200)
+    expect(client.unannouncedCloses).toEqual([])
+  })
+
   test('a close right after an answer that did not say Connection: close is seen, however soon the next request comes; then every POST goes on a connection of its own', async () => {
     const target = track(await startDropper(401, true))
     const client = clientOf(target.baseUrl)
