@@ -154,11 +154,12 @@ function judgeList(exchange: Exchange, judgement: Extract<Judgement, { kind: 'li
   return findings
 }
 
-function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 'created' }>): EditFinding[] {
+function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 'created' }>, besides: readonly number[]): EditFinding[] {
   const status = exchange.response?.status
   // A valid NewPet refused is charged to the 201 rule (or the equivalence that made it the plain request), one echoed wrong to the echo.
   const refusedTo = judgement.requirementId === 'createPet/echoes-fields' ? 'createPet/returns-201-pet' : judgement.requirementId
-  if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, 201, judgement.why))]
+  // The answers the policy allows beside 201 (406 to an Accept without JSON) were taken before; the message names them too.
+  if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, [201, ...new Set(besides)], judgement.why))]
   return [
     held(judgement.requirementId, (expect) => {
       const pet = expect.petObject(exchange)
@@ -313,7 +314,10 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       if (!plain?.response || isRateLimitAnswer(plain.response)) break
       const [expected, actual] = [view(plain, judgement, expectation.route), view(exchange, judgement, expectation.route)]
       const requirementId = judgement.requirementId
-      findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why})`)))
+      // The answers the policy allows beside the plain one, named too: a message that says only "201" reads as if 406 failed.
+      const besides = [...new Set(expectation.allowed.map((answer) => answer.status))]
+      const orElse = besides.length > 0 ? `; ${besides.join(' or ')} would also pass` : ''
+      findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why}${orElse})`)))
       break
     }
     case 'head': {
@@ -342,7 +346,13 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       findings.push(...judgeList(exchange, judgement, context.lists))
       break
     case 'created':
-      findings.push(...judgeCreated(exchange, judgement))
+      findings.push(
+        ...judgeCreated(
+          exchange,
+          judgement,
+          expectation.allowed.map((answer) => answer.status),
+        ),
+      )
       break
     case 'created or refused':
       findings.push(held(judgement.requirementId, (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, judgement.statuses, judgement.why))))

@@ -56,12 +56,14 @@ export interface KeyedReading extends WireReading {
 
 /** `%2F` in a path: a slash that is data (RFC 3986 §2.2), which many HTTP layers will not pass on. */
 const ESCAPED_SLASH = /%2F/i
+/** `%00` in a path: an octet no file or route name holds, which nginx refuses (400) before any service reads the request. */
+const ESCAPED_NUL = /%00/
 
 /**
  * Why an HTTP layer may answer the request with a refusal in its own words, whatever the service's rules say: HTTP
  * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), its Host
  * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1) or has a tab around it, or its path holds an
- * escaped slash.
+ * escaped slash or an escaped NUL.
  */
 export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): string | undefined {
   if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
@@ -70,8 +72,10 @@ export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): st
   if (reading.tabbedHost)
     return 'a tab around the Host value, which is whitespace to HTTP (RFC 9110 §5.5) and part of the host to nginx 1.22, which refuses it (400) before any service reads the request'
   if (reading.longLine) return `a request line over ${LONG_REQUEST_LINE.toLocaleString('en')} octets, which some HTTP layers refuse (RFC 9112 §3: 414)`
-  if (ESCAPED_SLASH.test(reading.target.split('?')[0] ?? ''))
+  const path = reading.target.split('?')[0] ?? ''
+  if (ESCAPED_SLASH.test(path))
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
+  if (ESCAPED_NUL.test(path)) return 'an escaped NUL in the path, which HTTP layers refuse before any service reads it (nginx: 400)'
   if ((reading.method === 'GET' || reading.method === 'HEAD') && carriesContent(reading.fields))
     return `content on a ${reading.method}, which has no meaning there and which some implementations refuse (RFC 9110 §9.3.1)`
   if (reading.method === 'POST' && !framesContent(reading.fields))

@@ -176,6 +176,15 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
             edit('percent', part, 'a malformed escape', `${part.label} with ${JSON.stringify(broken)} after it`, writePart(model, part, `${text}${broken}`)),
           ),
         )
+      // An escaped NUL, then text (`1%00x`): a reader that decodes into a C string ends the value at the NUL (libmicrohttpd hands
+      // the handler the path and the query's values decoded, and `1%00x` read as pet 1). The id and the query's values only:
+      // there a cut value is another id or another filter; nginx refuses an escaped NUL in a path in its own words.
+      if (part.kind === 'query value' || (part.kind === 'segment' && model.segments[part.index]?.role === 'id'))
+        classes.push(
+          lazyClass('an escaped NUL, then text', ['%00x'], (after) =>
+            edit('percent', part, 'an escaped NUL, then text', `${part.label} with ${JSON.stringify(after)} after it`, writePart(model, part, `${text}${after}`)),
+          ),
+        )
       if (/%[0-9A-Fa-f]{2}/.test(text)) {
         const decoded = text.replace(/%([0-9A-Fa-f]{2})/g, (_whole, digits: string) => String.fromCharCode(Number.parseInt(digits, 16)))
         classes.push(
@@ -189,7 +198,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     id: 'octet',
     title: 'insert an octet of every class before, inside and after the part; the separator after Bearer also replaced by another octet',
     edits: isTextPart,
-    classes: (model, part, text, { sweep, place }) => {
+    classes: (model, part, text, { sweep, trimmedStart, place }) => {
       const places = positions(text)
       // echo's KeyAuth takes whatever follows `Bearer` and one octet as the key: an octet in place of the space gets in.
       const replaced =
@@ -218,9 +227,16 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
               lazyClass(name, [octet], (chosen) => edit('octet', part, name, `${shown(chosen)} and text after ${part.label}`, writePart(model, part, `${text}${chosen}x`))),
             )
           : []
+      // Before the scheme, each octet a trim takes away, a class of its own: `Authorization:\xA0Bearer <key>` is the key to a
+      // header parser that trims Unicode whitespace from a value's start (Mojo::Headers), and one octet by the seed missed it.
+      const trimmedBefore =
+        trimmedStart && places[0]
+          ? [...STRIPPED_OCTETS].map((octet) => placedClass(`a trimmed ${shown(octet)} before it`, [octet], () => places[0] as (typeof places)[number]))
+          : []
       return [
         ...replaced,
         ...endsThenText,
+        ...trimmedBefore,
         ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).flatMap((octetClass): EditClass[] => {
           // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim
           // would take it (cheroot strips VT and FF from every field, and such a key got in); inside, a trim leaves it.

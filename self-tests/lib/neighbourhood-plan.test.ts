@@ -172,6 +172,24 @@ describe('the octets after the key a reader may take for its end', () => {
     expect(tokens).toContain(`${PLAIN_KEY}\rx`)
     expect(tokens).toContain(`${PLAIN_KEY}\0x`)
   })
+
+  test.for(SEEDS)('seed %i: the scheme of the list request takes each octet a trim takes away before it (Mojo::Headers takes NBSP and NEL off a value’s start)', (seed) => {
+    const { edits, alike } = planEdits(plains(), { seed, every: false, writes: true })
+    const before = [...edits, ...alike].filter((edit) => edit.operator === 'octet' && edit.plain.name === 'GET /pets with the key' && / before it$/.test(edit.valueClass))
+    const schemes = new Set(before.filter((edit) => edit.part.label === 'Authorization scheme').map((edit) => edit.model.authorization[0]?.scheme))
+    for (const octet of ['\t', '\v', '\f', ' ', '\x1c', '\x85', '\xa0']) expect(schemes, JSON.stringify(octet)).toContain(`${octet}Bearer`)
+    expect(schemes.size).toBe(12)
+  })
+})
+
+describe('an escaped NUL, then text, after the id and the query’s values', () => {
+  test.for(SEEDS)('seed %i: every full run writes an escaped NUL and text after the id and after each value of the list request with the key', (seed) => {
+    const { edits, alike } = planEdits(plains(), { seed, every: false, writes: true })
+    const labels = [...edits, ...alike].filter((edit) => edit.valueClass === 'an escaped NUL, then text').map((edit) => `${edit.plain.name} | ${edit.part.label}`)
+    for (const label of ['GET /pets with the key | query value limit', 'GET /pets with the key | query value status', 'GET /pets/{id} with the key | id segment {petId}']) {
+      expect(labels, label).toContain(label)
+    }
+  })
 })
 
 describe('the pet the plain read names', () => {

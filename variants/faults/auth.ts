@@ -104,6 +104,14 @@ export const authFaults: Variant[] = [
     }),
   },
   {
+    name: 'auth-value-start-trimmed-of-unicode-whitespace',
+    description:
+      "a header's value is taken after Perl's \\s* past the colon, as Mojo::Headers reads it under unicode_strings: NBSP or NEL before the scheme goes, and `Authorization:\\xA0Bearer <key>` gets in",
+    catches: ['auth/key-lookalike-401'],
+    provenByEdits: ['octet'],
+    wrap: acceptedAsValid((request, apiKey) => bearerToken((request.headers.authorization ?? '').replace(/^[\s\x85]+/, '')) === apiKey),
+  },
+  {
     name: 'not-found-before-auth',
     description: 'GET /pets/{unknown id} answers 404 even without a valid key',
     catches: ['auth/401-before-404'],

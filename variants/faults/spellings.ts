@@ -101,6 +101,20 @@ export const spellingFaults: Variant[] = [
     },
   },
   {
+    name: 'decoded-values-end-at-nul',
+    description:
+      "the path and the query's values are handed over decoded, as C strings, as libmicrohttpd hands them to a handler: a value ends at an escaped NUL, so /pets/1%00x is pet 1 and status=sold%00x lists sold pets",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['percent'],
+    wrap: (reference) => async (request) => {
+      const raw = rawPetId(request)
+      const cutId = raw === undefined ? undefined : /^(.*?)%00/.exec(raw)?.[1]
+      const query = new URLSearchParams([...request.query].map(([name, value]): [string, string] => [name, value.split('\0')[0] as string]))
+      const cut = { ...request, query }
+      return cutId === undefined ? reference(cut) : reference({ ...cut, path: `/pets/${decodedSegment(cutId) ?? cutId}` })
+    },
+  },
+  {
     name: 'petId-read-in-parentheses',
     description: "the petId is read with Haskell's read, as scotty's param reads an Int64: (30) and ( 30 ) are 30",
     catches: ['getPet/other-notations'],
