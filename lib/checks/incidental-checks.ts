@@ -102,6 +102,14 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
 }
 
 /**
+ * The parameters the query parsers with the smallest cap read (nginx-lua's get_uri_args 100; qs and Node's querystring
+ * 1,000): in a query of more, the limit may be one the service dropped without a word, which no row forbids. Such a
+ * list is judged by listPets/parameters-past-a-cap (SHOULD), not held to its limit at MUST (policy §2b: "a `limit` the
+ * service applied").
+ */
+const FEWEST_PARAMETERS_READ = 100
+
+/**
  * The most pets a list request may get: its limit when it has one, a decimal integer from 1 to 100, 20 without one;
  * none when the limit is invalid or given more than once (the out-of-range row allows a page of up to 100). Read from the query as
  * sent, octet for octet, as the edit oracle reads it: a URL parser drops a tab or a line feed anywhere, and would read
@@ -109,6 +117,8 @@ function accessResult(exchange: OperationExchange, apiKey: string): IncidentalRe
  */
 function askedLimit(url: string): bigint | undefined {
   const query = /^[^?#]*\?([^#]*)/.exec(url)?.[1]
+  // A limit among more parameters than a common parser reads may be one the service never saw: not held here.
+  if (query !== undefined && query.split('&').length > FEWEST_PARAMETERS_READ) return undefined
   const judgement = listJudgement(query)
   return judgement.kind === 'list' ? judgement.limits[0] : undefined
 }

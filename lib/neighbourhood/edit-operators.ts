@@ -13,7 +13,17 @@ import { HTTP_PART_OPERATORS } from './http-part-operators.js'
 import { type CorpusText, isMalformedJson, jsonCorpus } from './json-corpus.js'
 import { MEMBER_DICTIONARY, memberValue } from './member-dictionary.js'
 import { NOTATION_CLASSES } from './notations.js'
-import { ENDS_THEN_TEXT, OCTET_CLASSES, positions, SEPARATOR_REPLACEMENTS, STRIPPED_OCTETS, SWEEP_CLASSES, shown } from './octet-classes.js'
+import {
+  ENDS_THEN_TEXT,
+  ESCAPES_AFTER_A_VALUE,
+  OCTET_CLASSES,
+  positions,
+  SEPARATOR_REPLACEMENTS,
+  STRIPPED_OCTETS,
+  SWEEP_CLASSES,
+  shown,
+  trimmedPlacements,
+} from './octet-classes.js'
 import { dropUnit, duplicateUnit } from './unit-edits.js'
 
 export type { ClassOptions, Edit, EditClass, EditOperator }
@@ -176,13 +186,12 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
             edit('percent', part, 'a malformed escape', `${part.label} with ${JSON.stringify(broken)} after it`, writePart(model, part, `${text}${broken}`)),
           ),
         )
-      // An escaped NUL, then text (`1%00x`): a reader that decodes into a C string ends the value at the NUL (libmicrohttpd hands
-      // the handler the path and the query's values decoded, and `1%00x` read as pet 1). The id and the query's values only:
-      // there a cut value is another id or another filter; nginx refuses an escaped NUL in a path in its own words.
+      // Escapes a decoder stops at (ESCAPES_AFTER_A_VALUE), after the id and the query's values: there a value cut short is
+      // another id or another filter, and one a decoder raises on an invalid value, never a 5xx.
       if (part.kind === 'query value' || (part.kind === 'segment' && model.segments[part.index]?.role === 'id'))
         classes.push(
-          lazyClass('an escaped NUL, then text', ['%00x'], (after) =>
-            edit('percent', part, 'an escaped NUL, then text', `${part.label} with ${JSON.stringify(after)} after it`, writePart(model, part, `${text}${after}`)),
+          ...ESCAPES_AFTER_A_VALUE.map(({ name, after }) =>
+            lazyClass(name, [after], (octets) => edit('percent', part, name, `${part.label} with ${JSON.stringify(octets)} after it`, writePart(model, part, `${text}${octets}`))),
           ),
         )
       if (/%[0-9A-Fa-f]{2}/.test(text)) {
@@ -198,7 +207,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
     id: 'octet',
     title: 'insert an octet of every class before, inside and after the part; the separator after Bearer also replaced by another octet',
     edits: isTextPart,
-    classes: (model, part, text, { sweep, trimmedStart, place }) => {
+    classes: (model, part, text, { sweep, trimmed, place }) => {
       const places = positions(text)
       // echo's KeyAuth takes whatever follows `Bearer` and one octet as the key: an octet in place of the space gets in.
       const replaced =
@@ -227,16 +236,14 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
               lazyClass(name, [octet], (chosen) => edit('octet', part, name, `${shown(chosen)} and text after ${part.label}`, writePart(model, part, `${text}${chosen}x`))),
             )
           : []
-      // Before the scheme, each octet a trim takes away, a class of its own: `Authorization:\xA0Bearer <key>` is the key to a
-      // header parser that trims Unicode whitespace from a value's start (Mojo::Headers), and one octet by the seed missed it.
-      const trimmedBefore =
-        trimmedStart && places[0]
-          ? [...STRIPPED_OCTETS].map((octet) => placedClass(`a trimmed ${shown(octet)} before it`, [octet], () => places[0] as (typeof places)[number]))
-          : []
+      // Each octet a trim takes away beyond HTTP's and JSON's whitespace, a class of its own: before the scheme,
+      // `Authorization:\xA0Bearer <key>` is the key to a header parser that trims Unicode whitespace from a value's start
+      // (Mojo::Headers); around a JSON text, at one end each in turn (Servant read `\x0C{…}` as the NewPet).
+      const trimmedAway = trimmedPlacements(trimmed, places).map(({ name, octet, at }) => placedClass(name, [octet], () => at))
       return [
         ...replaced,
         ...endsThenText,
-        ...trimmedBefore,
+        ...trimmedAway,
         ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).flatMap((octetClass): EditClass[] => {
           // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim
           // would take it (cheroot strips VT and FF from every field, and such a key got in); inside, a trim leaves it.

@@ -53,12 +53,16 @@ function sweeps(plain: PlainRequest, part: PartRef): boolean {
 }
 
 /**
- * Parts whose start takes each octet a trim takes away as a class of its own: the scheme that begins the list request's
- * Authorization value, where a header parser that trims Unicode whitespace (Mojo::Headers, Perl's `\s`) takes NBSP,
- * NEL, VT or FF off and reads the key (one such octet by the seed missed the rest).
+ * Parts that take each octet a trim takes away as a class of its own (one such octet by the seed missed the rest): the
+ * scheme that begins the list request's Authorization value, where a header parser that trims Unicode whitespace
+ * (Mojo::Headers, Perl's `\s`) takes NBSP, NEL, VT or FF off and reads the key; and the create's JSON text, where a
+ * parser that skips C's whitespace around the value (attoparsec's skipSpace in Servant) takes VT and FF for JSON's.
  */
-function trimmedStart(plain: PlainRequest, part: PartRef): boolean {
-  return !plain.keyless && part.kind === 'auth scheme' && plain.model.operation === 'listPets'
+function trimmed(plain: PlainRequest, part: PartRef): 'before' | 'ends' | undefined {
+  if (plain.keyless) return undefined
+  if (part.kind === 'auth scheme' && plain.model.operation === 'listPets') return 'before'
+  if (part.kind === 'body text' && plain.model.operation === 'createPet') return 'ends'
+  return undefined
 }
 
 /** Corpus texts a parser may take or refuse (INFO): a run short of `deep` sends one of each kind, not each. */
@@ -86,7 +90,7 @@ export function planEdits(
         const where = `${plain.name}|${part.label}|${operator.id}`
         const place = every ? (value: string, count: number) => seededIndex(seed, `${where}|${value}`, count) : undefined
         const classes = operator
-          .classes(plain.model, part, text, { sweep: sweeps(plain, part), trimmedStart: trimmedStart(plain, part), writes: options.writes, ...(place ? { place } : {}) })
+          .classes(plain.model, part, text, { sweep: sweeps(plain, part), trimmed: trimmed(plain, part), writes: options.writes, ...(place ? { place } : {}) })
           .filter((editClass) => editClass.count > 0)
         if (classes.length === 0) continue
         const places = classes.map((editClass) => ({ plain, part, operator: operator.id, editClass }))

@@ -45,10 +45,12 @@ export interface ClassOptions {
   /** The part takes every octet value, each a class of its own (the key, the id). */
   sweep: boolean
   /**
-   * The part begins a field's value, where a reader's trim takes octets away: each octet a trim takes (STRIPPED_OCTETS) is
-   * a class of its own before it (the scheme of the list request's Authorization, as the key's sweep has them after the key).
+   * Where a reader's trim takes octets away from the part: each octet a trim takes (STRIPPED_OCTETS) is a class of its
+   * own there. `before`: the part begins a field's value (the scheme of the list request's Authorization, as the key's
+   * sweep has them after the key). `ends`: the part is a whole text whose own whitespace is narrower than a trim's (the
+   * create's JSON text), each such octet at one end, the ends taken in turn.
    */
-  trimmedStart?: boolean
+  trimmed?: 'before' | 'ends'
   /** Where an inserted octet goes, by the seed, when a run sends every value but not at every place. */
   place?: (value: string, count: number) => number
   /** Whether the run may write (false: read-only, and no method that may change the store is sent). */

@@ -59,3 +59,35 @@ export const ENDS_THEN_TEXT = [
   { name: 'a bare CR after it, then text', octet: '\r' },
   { name: 'NUL after it, then text', octet: '\0' },
 ]
+
+/**
+ * The octets a trim takes away that are neither HTTP's whitespace around a field value (SP, HTAB; CR and LF end its line)
+ * nor JSON's around its tokens (the same four, RFC 8259 §2): VT, FF, 0x1C to 0x1F, NEL, NBSP. Where HTTP or JSON takes
+ * the others, a trim that takes them too reads the request as written.
+ */
+export const TRIMMED_BEYOND_WHITESPACE: readonly string[] = [...STRIPPED_OCTETS].filter((octet) => ![' ', '\t', '\n', '\r'].includes(octet))
+
+/**
+ * Escapes after a value that a decoder stops at. An escaped NUL, then text (`1%00x`): a reader that decodes into a C string
+ * ends the value at the NUL (libmicrohttpd hands a handler the path and the query's values decoded, and `1%00x` read as
+ * pet 1); nginx refuses an escaped NUL in a path in its own words. An escape of an octet UTF-8 never holds (`1%FF`): a
+ * framework that decodes a value as UTF-8 may raise there (Pyramid's URLDecodeError, WebOb's UnicodeDecodeError: a 500).
+ */
+export const ESCAPES_AFTER_A_VALUE = [
+  { name: 'an escaped NUL, then text', after: '%00x' },
+  { name: 'an escape that is no UTF-8', after: '%FF' },
+] as const
+
+/** Where each octet of TRIMMED_BEYOND_WHITESPACE goes, a class of its own: before the part, or at its ends in turn. */
+export function trimmedPlacements<Place extends { name: string }>(
+  trimmed: 'before' | 'ends' | undefined,
+  places: readonly Place[],
+): Array<{ name: string; octet: string; at: Place }> {
+  const [start] = places
+  const end = places[places.length - 1]
+  if (!trimmed || !start || !end) return []
+  return TRIMMED_BEYOND_WHITESPACE.map((octet, index) => {
+    const at = trimmed === 'before' || index % 2 === 0 ? start : end
+    return { name: `a trimmed ${shown(octet)} ${at.name} it`, octet, at }
+  })
+}

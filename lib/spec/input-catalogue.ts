@@ -202,6 +202,8 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: 'application/json; charset=us-ascii', spell: () => 'application/json; charset=us-ascii' },
       { label: 'application/json; charset=iso-8859-1', spell: () => 'application/json; charset=iso-8859-1' },
       { label: 'application/json; charset=windows-1252', spell: () => 'application/json; charset=windows-1252' },
+      // A name no registry has: WebOb's json_body decodes in it and raised LookupError, which a vendor's `except ValueError` let through as a 500.
+      { label: 'application/json; charset=x-unknown (a charset no registry names)', spell: () => 'application/json; charset=x-unknown' },
     ],
   },
   {
@@ -272,6 +274,9 @@ export const INPUT_CATALOGUE: readonly InputClass[] = [
       { label: '1e-400 (a double rounds it to 0)', spell: () => '1e-400' },
       { label: '1e400 (a double makes it Infinity)', spell: () => '1e400' },
       { label: '9223372036854775808 as written (2^63, one past int64)', spell: () => '9223372036854775808' },
+      // An exponent kept in 64 bits wraps (aeson's scientific, Servant's: 1e18446744073709551617 was stored as 10).
+      { label: '1e18446744073709551617 (an exponent past 2^64, which a 64-bit exponent wraps to 1)', spell: () => '1e18446744073709551617' },
+      { label: '1e-18446744073709551615 (an exponent past -2^64, which a 64-bit exponent wraps to 1)', spell: () => '1e-18446744073709551615' },
     ],
   },
   {

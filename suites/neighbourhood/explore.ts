@@ -6,6 +6,7 @@
 import type { Check } from '../../lib/checks/check.js'
 import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
+import type { TransportFailureKind } from '../../lib/http/exchange.js'
 import { isInt64 } from '../../lib/http/int64.js'
 import { integerField, isJsonObject } from '../../lib/http/json.js'
 import { responseJson } from '../../lib/http/response-json.js'
@@ -40,6 +41,9 @@ function ruleOf(expectation: Expectation): string {
 
 /** The largest answer to a plain request whose edits are sent: a page of seven pets is a few KiB; a target that sends megabytes to every request would make the edits a flood. */
 const LARGEST_PLAIN_ANSWER_BYTES = 256 * 1024
+
+/** Answers that came but past what the suite reads (a body or a head over its cap, policy §5): answered, not judged. */
+const PAST_THE_CAPS: ReadonlySet<TransportFailureKind> = new Set(['body-too-large', 'headers-too-large'])
 
 /**
  * How long the run may have paused for the target's rate limits before the edits beyond the cover give way (policy §2,
@@ -162,7 +166,7 @@ function withoutRemovedGet(expectation: Expectation, removed: boolean, belowPets
 export async function exploreOperation(
   check: Check,
   operation: Operation,
-): Promise<{ refusedCreates: EditedCreate[]; acceptedIds: bigint[]; unanswered: OperationExchange[]; notSent: number; gaveWay: number }> {
+): Promise<{ refusedCreates: EditedCreate[]; acceptedIds: bigint[]; unanswered: OperationExchange[]; pastTheCaps: OperationExchange[]; notSent: number; gaveWay: number }> {
   const plan = await neighbourhoodPlan(check)
   const context = oracleContext(check)
   // The pet the plain get names is read first within the consistency window: a pet just created may not be
@@ -208,6 +212,7 @@ export async function exploreOperation(
   const statusLists = new ListReads(check)
   const followed: Array<Promise<void>> = []
   const unanswered: OperationExchange[] = []
+  const pastTheCaps: OperationExchange[] = []
   let notSent = 0
   let gaveWay = 0
   const edits = plan.edits.filter((edit) => edit.plain.model.operation === operation)
@@ -239,7 +244,9 @@ export async function exploreOperation(
     const judged = judgeEditedAnswer(exchange, expectation, plain, lists ? { lists } : {})
     // A refusal is evidence only from a target that serves the plain request with the key: otherwise only failures count.
     const findings = served ? judged : judged.filter((finding) => !finding.ok)
-    if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)
+    // An answer past the suite's caps came, though it is not read (policy §5): it is counted apart, not as no answer.
+    if (exchange.failure && PAST_THE_CAPS.has(exchange.failure.kind)) pastTheCaps.push(exchange)
+    else if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)
     check.charge(exchange, findings, plain, `${edit.plain.name}, ${edit.label}`)
     const status = exchange.response?.status ?? 0
     if (operation === 'createPet' && status >= 400 && status < 500 && status !== 429) refusedCreates.push({ number, edit, exchange })
@@ -257,5 +264,5 @@ export async function exploreOperation(
   }
   await Promise.all(Array.from({ length: Math.max(1, check.context.concurrency * 2) }, worker))
   await Promise.all(followed)
-  return { refusedCreates, acceptedIds, unanswered, notSent, gaveWay }
+  return { refusedCreates, acceptedIds, unanswered, pastTheCaps, notSent, gaveWay }
 }

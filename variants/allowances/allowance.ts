@@ -4,6 +4,7 @@
  * of them, each applied at its layer, so the variant score can explore the space of conformant services as the
  * neighbourhood explores the space of requests (docs/allowances.md maps every allowance of the policy to its operator).
  */
+import type { OperatorId } from '../../lib/settings/settings.js'
 import type { RequirementId } from '../../lib/spec/catalogue.js'
 import type { Handler } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
@@ -44,6 +45,8 @@ export interface Allowance {
   server?: NonNullable<Variant['server']>
   /** The operator: the handler it makes of the one inside it. */
   wrap?: (inner: Handler, context: VariantContext) => Handler
+  /** Operators whose edits alone reach what it does: npm test's score sends every edit of them (Variant.provenByEdits). */
+  provenByEdits?: readonly OperatorId[]
 }
 
 export function allowanceSourceText(source: AllowanceSource): string {
@@ -82,11 +85,13 @@ export function lookAlikeOf(set: readonly Allowance[]): Variant {
   const warns = [...new Set(ordered.flatMap((allowance) => allowance.warns ?? []))]
   const server = Object.assign({}, ...ordered.map((allowance) => allowance.server ?? {})) as NonNullable<Variant['server']>
   const ids = ordered.find((allowance) => allowance.ids)?.ids
+  const provenByEdits = [...new Set(ordered.flatMap((allowance) => allowance.provenByEdits ?? []))]
   const preparing = ordered.filter((allowance) => allowance.prepare)
   return {
     name: combinationName(ordered),
     description: ordered.map((allowance) => allowance.does).join('; '),
     ...(warns.length > 0 ? { allowedWarnings: warns } : {}),
+    ...(provenByEdits.length > 0 ? { provenByEdits } : {}),
     ...(Object.keys(server).length > 0 ? { server } : {}),
     ...(ids || preparing.length > 0
       ? {

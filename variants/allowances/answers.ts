@@ -1,5 +1,6 @@
 /** How a conformant service may write its answers: labels, layout, escapes, members and headers the schemas and HTTP leave open. */
 import { isJsonObject, parseJson, stringifyJson } from '../../lib/http/json.js'
+import { errorResponse } from '../../reference/handler.js'
 import type { ServiceResponse } from '../../reference/http-types.js'
 import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, withHeader } from '../variant.js'
 import type { Allowance } from './allowance.js'
@@ -33,7 +34,24 @@ function withHeaders(headers: (answer: ServiceResponse, request: Parameters<Para
 const CONTENT_TYPE = { policy: 'Content-Type of JSON answers' } as const
 const OPEN_SCHEMAS = { policy: 'what counts as valid' } as const
 
+/** How deep a JSON text opens before its first value: the `[` and `{` it starts with (whitespace and member names aside). */
+function openingDepth(text: string): number {
+  return (/^(?:\s*(?:\[|\{\s*"[^"]*"\s*:))*/.exec(text)?.[0] ?? '').replace(/"[^"]*"/g, '').replace(/[^[{]/g, '').length
+}
+
 export const answerAllowances: Allowance[] = [
+  {
+    id: 'error-message-echoes-the-parser-at-length',
+    does: "a body nested past 1,000 levels is refused with 400 and an Error body whose message is the parser's own, a line per level (Servant with aeson: `json list value > ` 18 bytes a level, 1.8 MB for 100,000), longer than the suite reads",
+    source: { spec: 'An error response has the Error body' },
+    allowedBy: 'An error response has the Error body (`code`, `message`, `status`; all required): the spec bounds no message',
+    layer: 'answers',
+    provenByEdits: ['json-text'],
+    wrap: mapAnswers((answer, request) => {
+      const depth = isCreatePet(request) && answer.status === 400 ? openingDepth(request.body) : 0
+      return depth > 1_000 ? errorResponse(400, 'invalid_body', `Error in $: ${'json list value > '.repeat(depth)}`) : answer
+    }),
+  },
   {
     id: 'charset-utf-8',
     does: 'every JSON answer is labelled application/json; charset=utf-8',

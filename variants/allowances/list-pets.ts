@@ -58,6 +58,15 @@ export function refusedAfterAuth(status: number, code: string, refuses: (request
 
 export const listPetsAllowances: Allowance[] = [
   {
+    id: 'query-read-up-to-1000-parameters',
+    does: "the query is read as Node's querystring and qs read it (Express, restify): the first 1,000 parameters, the rest dropped without a word, so a limit and a filter after 1,000 others are not read",
+    source: { policy: 'never longer than a `limit` the service applied' },
+    allowedBy: 'every list answer is a JSON array of valid pets, never longer than 100, and never longer than a `limit` the service applied',
+    layer: 'service',
+    warns: ['listPets/parameters-past-a-cap'],
+    wrap: readsListQuery((query) => new URLSearchParams([...query].slice(0, 1_000))),
+  },
+  {
     id: 'limit-clamped',
     does: 'an out-of-range limit is clamped (0 → 1, 101 → 100) and a non-integer one ignored, instead of refused',
     source: OUT_OF_RANGE,

@@ -11,7 +11,51 @@ import type { ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
 import { createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
+/** A JSON number whose exponent is read into 64 bits, as aeson's scientific reads it: past ±2^63 it wraps. */
+function exponentWrapped(value: unknown): unknown {
+  const match = value instanceof JsonNumber ? /^(-?\d+(?:\.\d+)?)[eE]([+-]?\d+)$/.exec(value.text) : null
+  if (!match) return value
+  const exponent = BigInt(match[2] as string)
+  const wrapped = BigInt.asIntN(64, exponent)
+  return wrapped === exponent ? value : new JsonNumber(`${match[1]}e${wrapped}`)
+}
+
 export const createPetFaults: Variant[] = [
+  {
+    name: 'json-exponent-wrapped-at-64-bits',
+    description:
+      "a JSON number's exponent is read into a 64-bit integer, as aeson's scientific reads it under Servant: 1e18446744073709551617 is 1e1, and a categoryId of it is stored as 10",
+    catches: ['createPet/invalid-body-400'],
+    wrap: rewritingNewPet((fields) => ({ ...fields, ...(fields.categoryId !== undefined ? { categoryId: exponentWrapped(fields.categoryId) } : {}) }) as typeof fields),
+  },
+  {
+    name: 'json-text-trimmed-of-c-whitespace',
+    description:
+      "the JSON text is read after C's whitespace is skipped around it, as Servant's decoder wraps aeson's parser in attoparsec's skipSpace: VT and FF before or after the NewPet are taken for whitespace, and the body is created",
+    catches: ['createPet/invalid-body-400'],
+    provenByEdits: ['octet'],
+    wrap: (reference) => async (request) => {
+      if (!isCreatePet(request)) return reference(request)
+      const body = request.body.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, '')
+      return reference({ ...request, body, octets: Buffer.from(body, 'utf8') })
+    },
+  },
+  {
+    name: 'unknown-charset-answered-500',
+    description:
+      "the body is decoded in the charset its label names, as WebOb's json_body decodes it, and a name no codec has raises past the handler's `except ValueError`: charset=x-unknown is answered 500",
+    catches: ['responses/no-server-error'],
+    wrap: (reference) => async (request) => {
+      const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
+      if (!isCreatePet(request) || charset === undefined) return reference(request)
+      try {
+        new TextDecoder(charset)
+        return reference(request)
+      } catch {
+        return errorResponse(500, 'internal_error', `LookupError: unknown encoding: ${charset}`)
+      }
+    },
+  },
   {
     name: 'form-bodies-read-as-new-pets',
     description: 'a form body (application/x-www-form-urlencoded) is read as a NewPet, as an Express app with both body parsers does: name=a&categoryId=1 creates a pet',

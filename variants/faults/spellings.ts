@@ -7,7 +7,7 @@ import { isJsonObject } from '../../lib/http/json.js'
 import { decimalDigitValue } from '../../lib/spec/spellings.js'
 import { decodedSegment, errorResponse } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
+import { acceptedAsValid, authorised, isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, rewritingNewPet, type Variant } from '../variant.js'
 
 /** The raw request-target's path and query, as they came (nothing decoded). */
 function rawTarget(request: ServiceRequest): { path: string; query: string } {
@@ -113,6 +113,28 @@ export const spellingFaults: Variant[] = [
       const cut = { ...request, query }
       return cutId === undefined ? reference(cut) : reference({ ...cut, path: `/pets/${decodedSegment(cutId) ?? cutId}` })
     },
+  },
+  {
+    name: 'undecodable-escapes-answered-500',
+    description:
+      "the path and the query are decoded as UTF-8 once the key is checked, and a decoding error is not caught, as Pyramid's route matching and WebOb's request.params raise: /pets/1%FF and status=sold%FF are answered 500",
+    catches: ['responses/no-server-error'],
+    provenByEdits: ['percent'],
+    wrap:
+      (reference, { apiKey }) =>
+      async (request) => {
+        const { path, query } = rawTarget(request)
+        // A `%` that starts no escape is left as it is, as Python's unquote leaves it; an escape of an octet UTF-8 never holds raises.
+        const raises = (text: string) => {
+          try {
+            decodeURIComponent(text.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'))
+            return false
+          } catch {
+            return true
+          }
+        }
+        return authorised(request, apiKey) && (raises(path) || raises(query)) ? errorResponse(500, 'internal_error', 'internal server error') : reference(request)
+      },
   },
   {
     name: 'petId-read-in-parentheses',
