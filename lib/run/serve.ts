@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
+import { createRedactor } from '../http/redaction.js'
 import { escapeControlCharacters } from '../reports/control-characters.js'
 import { commandInvocation } from '../settings/invocation.js'
 import { EXIT } from './command.js'
@@ -98,6 +99,8 @@ export async function serveCommand(
     return EXIT.usage
   }
   const key = env.PETSTORE_API_KEY?.trim() || undefined
+  // A key given by the environment is never printed, so neither is it where a request carries it in its target (a query's api_key).
+  const redact = key ? createRedactor(key) : (text: string) => text
   let served: ServedReference
   try {
     served = await serveReference(await suiteSource(), {
@@ -105,7 +108,7 @@ export async function serveCommand(
       ...(values.host ? { host: values.host } : {}),
       ...(typeof pets === 'number' ? { pets } : {}),
       ...(key ? { apiKey: key } : {}),
-      onAnswer: ({ method, url, status, durationMs }) => io.out(`${method} ${escapeControlCharacters(url)} ${status} ${durationMs.toFixed(1)} ms`),
+      onAnswer: ({ method, url, status, durationMs }) => io.out(`${method} ${escapeControlCharacters(redact(url))} ${status} ${durationMs.toFixed(1)} ms`),
     })
   } catch (error) {
     const code = (error as { code?: string }).code

@@ -47,6 +47,10 @@ describe('the reference on a port of its own', () => {
     const outcome = await runCli(['--base-url', baseUrl as string, '--profile', 'smoke', '--quiet'], { PETSTORE_API_KEY: API_KEY })
     expect(outcome.code, outcome.stdout).toBe(0)
     await waitFor(serve, /^GET \/v1\/pets\?limit=100 200 \d+\.\d ms$/m)
+    // The key a request carries in its query (as the checks of the key in other places send it) is masked in the log too.
+    expect((await fetch(`${baseUrl}/pets?api_key=${API_KEY}`)).status).toBe(401)
+    await waitFor(serve, /^GET \/v1\/pets\?api_key=\S+ 401 \d+\.\d ms$/m)
+    expect(serve.output()).not.toContain(API_KEY)
     serve.child.kill('SIGTERM')
     expect(await serve.exited).toBe(0)
     expect(serve.output()).toMatch(/SIGTERM: stopping the server\n[\s\S]*Stopped\.\n$/)
