@@ -75,7 +75,7 @@ export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): st
   const path = reading.target.split('?')[0] ?? ''
   if (ESCAPED_SLASH.test(path))
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
-  if (ESCAPED_NUL.test(path)) return 'an escaped NUL in the path, which HTTP layers refuse before any service reads it (nginx: 400)'
+  if (ESCAPED_NUL.test(path)) return 'an escaped NUL in the path, which an HTTP layer may refuse before any service reads it (nginx: 400)'
   if ((reading.method === 'GET' || reading.method === 'HEAD') && carriesContent(reading.fields))
     return `content on a ${reading.method}, which has no meaning there and which some implementations refuse (RFC 9110 §9.3.1)`
   if (reading.method === 'POST' && !framesContent(reading.fields))

@@ -45,8 +45,8 @@ export interface ClassOptions {
   /** The part takes every octet value, each a class of its own (the key, the id). */
   sweep: boolean
   /**
-   * Where a reader's trim takes octets away from the part: each octet a trim takes (STRIPPED_OCTETS) is a class of its
-   * own there. `before`: the part begins a field's value (the scheme of the list request's Authorization, as the key's
+   * Where a reader's trim takes octets away from the part: each octet a trim takes beyond HTTP's and JSON's whitespace
+   * (TRIMMED_BEYOND_WHITESPACE) is a class of its own there. `before`: the part begins a field's value (the scheme of the list request's Authorization, as the key's
    * sweep has them after the key). `ends`: the part is a whole text whose own whitespace is narrower than a trim's (the
    * create's JSON text), each such octet at one end, the ends taken in turn.
    */
