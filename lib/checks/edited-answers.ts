@@ -159,7 +159,7 @@ function judgeCreated(exchange: Exchange, judgement: Extract<Judgement, { kind: 
   // A valid NewPet refused is charged to the 201 rule (or the equivalence that made it the plain request), one echoed wrong to the echo.
   const refusedTo = judgement.requirementId === 'createPet/echoes-fields' ? 'createPet/returns-201-pet' : judgement.requirementId
   // The answers the policy allows beside 201 (406 to an Accept without JSON) were taken before; the message names them too.
-  if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, [201, ...new Set(besides)], judgement.why))]
+  if (status !== 201) return [held(refusedTo, (expect) => expect.status(exchange, [201, ...besides], judgement.why))]
   return [
     held(judgement.requirementId, (expect) => {
       const pet = expect.petObject(exchange)
@@ -308,14 +308,14 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       }),
     )
   }
+  // The answers the policy allows beside the judgement's, named in its failures: a message that says only "201" reads as if 406 failed.
+  const besides = [...new Set(expectation.allowed.map((answer) => answer.status))]
   switch (judgement.kind) {
     case 'plain answer': {
       // Nothing to compare with: the plain request got no answer, or only a rate limit.
       if (!plain?.response || isRateLimitAnswer(plain.response)) break
       const [expected, actual] = [view(plain, judgement, expectation.route), view(exchange, judgement, expectation.route)]
       const requirementId = judgement.requirementId
-      // The answers the policy allows beside the plain one, named too: a message that says only "201" reads as if 406 failed.
-      const besides = [...new Set(expectation.allowed.map((answer) => answer.status))]
       const orElse = besides.length > 0 ? `; ${besides.join(' or ')} would also pass` : ''
       findings.push(held(requirementId, (expect) => expect.that(actual === expected, `answered ${actual}, where the plain request got ${expected} (${judgement.why}${orElse})`)))
       break
@@ -346,13 +346,7 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       findings.push(...judgeList(exchange, judgement, context.lists))
       break
     case 'created':
-      findings.push(
-        ...judgeCreated(
-          exchange,
-          judgement,
-          expectation.allowed.map((answer) => answer.status),
-        ),
-      )
+      findings.push(...judgeCreated(exchange, judgement, besides))
       break
     case 'created or refused':
       findings.push(held(judgement.requirementId, (expect) => (status === 201 ? expect.petObject(exchange) : expect.errorAnswer(exchange, judgement.statuses, judgement.why))))
