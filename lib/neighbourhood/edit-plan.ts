@@ -131,9 +131,17 @@ export function planEdits(
     const name = `${row.request}|${row.part}|${row.operator}|left out`
     pick(seededPick(seed, name, places), name)
   }
-  const made = new Map(chosen.map((edit) => [edit, edit.editClass.edit(edit.index)]))
-  const { distinct, alike } = distinctOnTheWire(chosen, made, plains)
-  const sent = options.maxEdits !== undefined && distinct.length > options.maxEdits ? withinBudget(distinct, seed, options.maxEdits) : distinct
+  const made = new Map<Chosen, Edit>()
+  const make = (edit: Chosen): Edit => {
+    const edited = made.get(edit) ?? edit.editClass.edit(edit.index)
+    made.set(edit, edited)
+    return edited
+  }
+  const onTheWire = new WrittenOnce(plains, make)
+  // Under a budget only the edits it keeps are made and written: a run of 20 edits does not write the other ~1,900 first.
+  const budget = options.maxEdits !== undefined && chosen.length > options.maxEdits ? options.maxEdits : undefined
+  const sent = budget === undefined ? chosen.filter((edit) => onTheWire.isNew(edit)) : withinBudget(chosen, seed, budget, onTheWire)
+  const { alike } = onTheWire
   const cover = coverOf(sent, seed)
   // The cover first, so that whatever gives way comes last.
   const ordered = [...sent.filter((edit) => cover.has(edit)), ...sent.filter((edit) => !cover.has(edit))]
@@ -149,34 +157,42 @@ export function planEdits(
 }
 
 /**
- * The edits written otherwise than every plain request and every edit before them: two operators may write the same
- * octets (`Host` given twice by its name and by its value, a digit's escape and every octet's), and a request sent
+ * The edits written otherwise than every plain request and every edit kept before them: two operators may write the
+ * same octets (`Host` given twice by its name and by its value, a digit's escape and every octet's), and a request sent
  * twice says nothing the first did not. A create's number is not yet in its body, so two creates that differ only in
  * it are one.
  */
-function distinctOnTheWire(
-  edits: readonly Chosen[],
-  made: ReadonlyMap<Chosen, Edit>,
-  plains: readonly PlainRequest[],
-): { distinct: Chosen[]; alike: Array<{ edit: Chosen; as: Chosen | undefined }> } {
-  const written = (model: RequestModel, bodyOctets?: string) => {
+class WrittenOnce {
+  /** The edit each text was first written by (undefined: a plain request). */
+  private readonly first: Map<string, Chosen | undefined>
+  /** What was asked and found written as a plain request or an edit kept before it. */
+  readonly alike: Array<{ edit: Chosen; as: Chosen | undefined }> = []
+  private readonly seen = new Map<Chosen, boolean>()
+
+  constructor(
+    plains: readonly PlainRequest[],
+    private readonly make: (edit: Chosen) => Edit,
+  ) {
+    this.first = new Map(plains.map((plain) => [WrittenOnce.written(plain.model), undefined]))
+  }
+
+  private static written(model: RequestModel, bodyOctets?: string): string {
     const wire = wireOf(model, bodyOctets)
     return `${wire.framing}\0${wire.head}\0${wire.body ?? ''}`
   }
-  /** The edit each text was first written by (undefined: a plain request). */
-  const first = new Map<string, Chosen | undefined>(plains.map((plain) => [written(plain.model), undefined]))
-  const distinct: Chosen[] = []
-  const alike: Array<{ edit: Chosen; as: Chosen | undefined }> = []
-  for (const edit of edits) {
-    const { model, bodyOctets } = made.get(edit) as Edit
-    const octets = written(model, bodyOctets)
-    if (first.has(octets)) alike.push({ edit, as: first.get(octets) })
-    else {
-      first.set(octets, edit)
-      distinct.push(edit)
-    }
+
+  /** Whether the edit is written otherwise than all before it: if so, it is kept from now on (asked again, the same answer). */
+  isNew(edit: Chosen): boolean {
+    const known = this.seen.get(edit)
+    if (known !== undefined) return known
+    const { model, bodyOctets } = this.make(edit)
+    const octets = WrittenOnce.written(model, bodyOctets)
+    const isNew = !this.first.has(octets)
+    if (isNew) this.first.set(octets, edit)
+    else this.alike.push({ edit, as: this.first.get(octets) })
+    this.seen.set(edit, isNew)
+    return isNew
   }
-  return { distinct, alike }
 }
 
 /**
@@ -206,18 +222,23 @@ interface Chosen {
   index: number
 }
 
-/** At most `budget` of the edits, chosen by the seed: one of each operator first, so every operator still reaches some part. */
-function withinBudget(edits: readonly Chosen[], seed: number, budget: number): Chosen[] {
+/**
+ * At most `budget` of the edits, each written otherwise than the rest, chosen by the seed: one of each operator first,
+ * so every operator still reaches some part. Only the edits looked at are made and written.
+ */
+function withinBudget(edits: readonly Chosen[], seed: number, budget: number, onTheWire: WrittenOnce): Chosen[] {
   const ranks = new Map(edits.map((edit) => [edit, seededIndex(seed, `${edit.plain.name}|${edit.part.label}|${edit.editClass.name}|${edit.index}`, 0x7fffffff)]))
   const ranked = [...edits].sort((a, b) => (ranks.get(a) ?? 0) - (ranks.get(b) ?? 0))
   const kept = new Set<Chosen>()
   for (const operator of new Set(edits.map((edit) => edit.operator))) {
-    const first = ranked.find((edit) => edit.operator === operator && !edit.plain.keyless) ?? ranked.find((edit) => edit.operator === operator)
+    const first =
+      ranked.find((edit) => edit.operator === operator && !edit.plain.keyless && onTheWire.isNew(edit)) ??
+      ranked.find((edit) => edit.operator === operator && onTheWire.isNew(edit))
     if (first) kept.add(first)
   }
   for (const edit of ranked) {
     if (kept.size >= budget) break
-    kept.add(edit)
+    if (onTheWire.isNew(edit)) kept.add(edit)
   }
   return edits.filter((edit) => kept.has(edit))
 }
