@@ -3,7 +3,7 @@
 import { excerpt } from '../http/excerpt.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerptOfBody } from '../http/kept-bodies.js'
-import { bodyOctets, headerOctets, isBodyWhitespace, needsOctets, octetRuns, showOctets } from '../http/octets.js'
+import { bodyOctets, headerOctets, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'
 import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
 import { catalogue } from '../spec/catalogue.js'
@@ -85,7 +85,7 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
  * `${VAR}` must expand), every other octet as `$'\xC2\xA0'`, so the line is plain ASCII in every report and
  * the shell hands curl the bytes the run sent.
  */
-function shellWord(octets: readonly number[]): string {
+function shellWord(octets: string): string {
   const runs = octetRuns(octets)
   if (runs.length === 0) return "''"
   return runs
@@ -103,14 +103,14 @@ function shownHeader(value: string): string {
 }
 
 /** The octets a body went out as: its UTF-8, or, for a body sent as octets, one per character. */
-function sentOctets(request: Exchange['request'], body: string): number[] {
+function sentOctets(request: Exchange['request'], body: string): string {
   return request.bodyIsOctets ? headerOctets(body) : bodyOctets(body)
 }
 
 /** A request body as evidence shows it: the octets it went out as, where any is not printable ASCII (tab and line breaks aside). */
 function shownBody(request: Exchange['request'], body: string): string {
   const octets = sentOctets(request, body)
-  return needsOctets(octets, isBodyWhitespace) ? showOctets(octets, isBodyWhitespace) : body
+  return needsOctets(octets, true) ? showOctets(octets, true) : body
 }
 
 /** Double-quoted so the shell expands $PETSTORE_API_KEY and `${VAR}` references, with every other special character escaped. */
@@ -152,7 +152,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       url: redact(request.url),
       headers: redactHeaders(request.headers),
       ...(request.body !== undefined ? { body: shownBody(request, redact(cut(request.body))) } : {}),
-      ...(request.wire !== undefined ? { wire: showOctets(headerOctets(redact(request.wire)), isBodyWhitespace) } : {}),
+      ...(request.wire !== undefined ? { wire: showOctets(headerOctets(redact(request.wire)), true) } : {}),
     },
     ...(response
       ? {

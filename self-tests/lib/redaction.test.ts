@@ -157,6 +157,14 @@ describe('a token derived from the key is masked as what was done to it, and its
     expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from([...Buffer.from('{"name":"a'), 0xff, 0xc3, ...Buffer.from('"}')]))
   })
 
+  test('a long body with octets outside printable ASCII inside it is shown as those octets, and its curl line sends exactly it', () => {
+    const padding = 'x'.repeat(2 ** 14)
+    const body = `{"name":"${padding}\u00e9\t${padding}"}`
+    const evidence = toEvidence(exchangeWith(`Bearer ${key}`, body), redact)
+    expect(evidence.curl).toContain(`${padding}'$'\\xc3\\xa9\\x09''${padding}`)
+    expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from(body, 'utf8'))
+  })
+
   test('any 6 characters of the key are masked wherever they stand, in any case, URL-encoded or inside base64; 5 are not', () => {
     const pieces = [key.slice(3, 9), key.slice(10, 16).toUpperCase(), encodeURIComponent(key.slice(17)), Buffer.from(`user:${key.slice(2, 14)}`).toString('base64')]
     const masked = redact(`a ${pieces.join(' b ')} c ${key.slice(0, 5)}`)
