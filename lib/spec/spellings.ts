@@ -96,13 +96,25 @@ export const HAZARDOUS_NAME_PARTS: readonly Spelling[] = [
 /** A JSON text respelled with the same meaning (RFC 8259): what the JSON reader must see through. */
 export const JSON_RESPELLINGS: readonly Spelling[] = [
   { label: 'each ASCII letter of the strings as a \\u escape', spell: (json) => escapeLetters(json) },
-  { label: 'whitespace around every token', spell: (json) => json.replace(/([{}[\],:])/g, ' \n\t$1 \r\n ') },
+  // RFC 8259 §7: a character past the BMP escaped is a pair of escapes, its UTF-16 surrogates (🐾 is \ud83d\udc3e).
+  { label: 'each character past ASCII as a \\u escape, a surrogate pair past the BMP', spell: (json) => escapePastAscii(json) },
+  // Around the structural characters, not inside a string that holds one.
+  { label: 'whitespace around every token', spell: (json) => json.replace(/"(?:[^"\\]|\\.)*"|[{}[\],:]/g, (token) => (token.startsWith('"') ? token : ` \n\t${token} \r\n `)) },
   { label: 'the members in reverse order', spell: (json) => reverseMembers(json) },
 ]
 
-/** Every ASCII letter inside JSON strings as \uXXXX (member names included). */
+/** Every ASCII letter inside JSON strings as \uXXXX (member names included); the escapes already there (`\n`, `\u001f`) stay as written. */
 function escapeLetters(json: string): string {
-  return json.replace(/"((?:[^"\\]|\\.)*)"/g, (_whole, inner: string) => `"${inner.replace(/[A-Za-z]/g, (letter) => `\\u${letter.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`)
+  const letterOrEscape = /\\u[0-9a-fA-F]{4}|\\.|[A-Za-z]/g
+  return json.replace(
+    /"((?:[^"\\]|\\.)*)"/g,
+    (_whole, inner: string) => `"${inner.replace(letterOrEscape, (token) => (token.length === 1 ? `\\u${token.charCodeAt(0).toString(16).padStart(4, '0')}` : token))}"`,
+  )
+}
+
+/** Every UTF-16 code unit past ASCII as \uXXXX: in valid JSON such a character stands only inside a string. */
+function escapePastAscii(json: string): string {
+  return json.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** A flat JSON object's members in reverse order (the texts of its values kept as written). */

@@ -4,7 +4,7 @@ import { categoryIdRespelling, invalidNewPetArbitrary, renderValidNewPet, validN
 import { classifyNewPet, NEW_PET_RULES } from '../../lib/data/new-pet-oracle.js'
 import { INT64_MAX, INT64_MIN } from '../../lib/http/int64.js'
 import { requestBodyText } from '../../lib/spec/operation-requests.js'
-import { INTEGER_RESPELLINGS } from '../../lib/spec/spellings.js'
+import { INTEGER_RESPELLINGS, JSON_RESPELLINGS } from '../../lib/spec/spellings.js'
 
 const SAMPLES = 3000
 const ANY_CATEGORY = { categoryIds: [] }
@@ -88,5 +88,18 @@ describe('generated NewPet bodies', () => {
     expect(details.some((detail) => /^categoryId is the string "-?\d+"$/.test(detail))).toBe(true)
     expect(details).toContain('status is "Available"')
     expect(details).toContain('status is ""')
+  })
+})
+
+describe('the JSON respellings of the input catalogue mean the JSON they respell (RFC 8259)', () => {
+  test('on generated valid NewPets with names of any characters: the same value once parsed, and past ASCII written in escapes alone', () => {
+    const pets = fc.sample(validNewPetArbitrary(ANY_CATEGORY), { seed: 11, numRuns: 500 })
+    for (const pet of pets) {
+      const text = renderValidNewPet(pet)
+      for (const spelling of JSON_RESPELLINGS) expect(JSON.parse(spelling.spell(text)), spelling.label).toEqual(JSON.parse(text))
+    }
+    const pastAscii = JSON_RESPELLINGS.find((spelling) => spelling.label.startsWith('each character past ASCII'))
+    expect(pastAscii?.spell('{"name":"é🐾"}')).toBe('{"name":"\\u00e9\\ud83d\\udc3e"}')
+    expect(pets.every((pet) => /^[\u0000-\u007f]*$/.test(pastAscii?.spell(renderValidNewPet(pet)) ?? ''))).toBe(true)
   })
 })

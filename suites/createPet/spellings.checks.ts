@@ -70,7 +70,8 @@ describe('createPet: the same create spelled every way', () => {
 
   test.for(jsonRespellings)('[createPet/equivalent-spellings] a NewPet with $label is answered as the plain JSON', async (spelling, { check }) => {
     check.requireWrites()
-    const { text, fields } = plainNewPet(check, 'spelling-json')
+    // Characters of two, three and four octets in UTF-8, so that a spelling of the characters past ASCII spells some.
+    const { text, fields } = plainNewPet(check, 'spelling-json', ' café € 🐾')
     const spelled = await check.api.createPet({ raw: spelling.spell(text) })
     expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with ${spelling.label}`)
   })

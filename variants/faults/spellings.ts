@@ -327,6 +327,16 @@ export const spellingFaults: Variant[] = [
       isCreatePet(request) && !/^application\/json/i.test(request.headers['content-type'] ?? '') ? errorResponse(500, 'internal', 'cannot read body') : reference(request),
   },
   {
+    name: 'json-surrogate-escapes-decoded-one-by-one',
+    description:
+      'a hand-written JSON string reader decodes each \\u escape on its own: an escaped surrogate pair (\\ud83d\\udc3e for 🐾) becomes two lone surrogates, which UTF-8 then writes as two U+FFFD (a character past the BMP sent as itself is read right)',
+    catches: ['createPet/equivalent-spellings'],
+    wrap: (reference) => async (request) =>
+      isCreatePet(request)
+        ? reference({ ...request, body: request.body.replace(/\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}/g, '\\ufffd\\ufffd') })
+        : reference(request),
+  },
+  {
     name: 'name-control-characters-stripped',
     description: 'a sanitizer strips the C0 and C1 control characters (NUL included) from every name before it is stored',
     catches: ['createPet/hazardous-names'],
