@@ -126,6 +126,11 @@ export interface ServerOptions {
   keepAliveTimeoutMs?: number
   /** Close a connection idle this long without a word: no Keep-Alive hint says when (as gunicorn does). */
   idleCloseMs?: number
+  /**
+   * Close the connection without a word on a message the HTTP parser refuses as malformed, in place of Node's 400 (as
+   * Yaws does); a method the parser does not know still gets the 400 (Yaws serves any token as a method).
+   */
+  closeOnParseError?: boolean
 }
 
 /** Ends each connection once it has sat `idleMs` after its last answer with no request on it. */
@@ -204,6 +209,10 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     : createServer(listener)
   server.keepAliveTimeout = options.idleCloseMs !== undefined ? 0 : (options.keepAliveTimeoutMs ?? 5_000)
   if (options.idleCloseMs !== undefined) closeIdleConnections(server, options.idleCloseMs)
+  if (options.closeOnParseError)
+    server.on('clientError', (error: Error & { code?: string }, socket) =>
+      error.code === 'HPE_INVALID_METHOD' ? socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n') : socket.end(),
+    )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, resolve)

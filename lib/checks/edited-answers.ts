@@ -235,8 +235,19 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
   const answered: EditFinding = { requirementId: 'responses/edits-answered', ok: true }
   if (!exchange.response) {
     const kind = exchange.failure?.kind
-    // A message HTTP refuses may be answered by closing the connection.
-    if (expectation.invalidMessage && (kind === 'connection' || kind === 'dropped')) return [answered]
+    if (expectation.invalidMessage && (kind === 'connection' || kind === 'dropped')) {
+      // A message HTTP refuses is answered 400 (RFC 9112 §3, §5.1, §6.3), and the connection may close after it: a reset
+      // may have discarded that 400, written before the server read the rest, but a close without a word is no answer.
+      const message = exchange.failure?.message ?? ''
+      if (kind === 'dropped' || !ENDED_BY_TARGET.test(message)) return [answered]
+      return [
+        {
+          requirementId: 'responses/edits-answered',
+          ok: false,
+          message: `the target closed the connection without a word on a message HTTP refuses as written (${expectation.invalidMessage}), where HTTP/1.1 answers it 400 (RFC 9112 §3, §5.1, §6.3): ${message}`,
+        },
+      ]
+    }
     // No answer at all: the check that sent it says so (it asserts that every edit was answered); and a close that
     // stands in for the answers a rule names fails that rule.
     const closed = closedInPlaceOfAnswer(exchange, expectation, plain)

@@ -174,9 +174,9 @@ export const acrossOperationRequirements = {
   'responses/edits-answered': should({
     title: 'every one-element edit of a request the suite sends is answered in time',
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
-    source: `${POLICY}b (the neighbourhood of a request)`,
+    source: `${POLICY}b (the neighbourhood of a request); RFC 9112 §3, §5.1, §6.3`,
     decision:
-      'Each request the neighbourhood sends (the plain requests and each edit of one part: drop, duplicate, case, percent-coding, an octet of every class, other notations, a field or member from a dictionary, deep nesting, JSONTestSuite texts) gets an answer; for a message HTTP refuses as written, a closed connection is an answer too. A full run applies every operator to every part it edits; the edits it made are listed in results.json (neighbourhood). Every invariant of every answer is charged to its own requirement.',
+      'Each request the neighbourhood sends (the plain requests and each edit of one part: drop, duplicate, case, percent-coding, an octet of every class, other notations, a field or member from a dictionary, deep nesting, JSONTestSuite texts) gets an answer. A message HTTP refuses as written is answered 400 (RFC 9112 §3, §5.1, §6.3): a reset counts as an answer (it may have discarded a 400 written before the server read the rest), a close without a word does not. A full run applies every operator to every part it edits; the edits it made are listed in results.json (neighbourhood). Every invariant of every answer is charged to its own requirement.',
   }),
   'responses/no-server-error': must({
     title: 'no request the suite sends is answered with a 5xx',

@@ -617,6 +617,24 @@ describe('what an edited request may not get in place of an answer', () => {
     expect(findingsOn(read406, split, { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } }).filter((finding) => !finding.ok)).toEqual([])
   })
 
+  test('a message HTTP refuses is answered 400 (RFC 9112 §3, §5.1): a close without a word warns edits-answered, a reset or an answer in any words does not', () => {
+    for (const edited of [
+      head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept : application/json', AUTH),
+      head('G\x14ET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH),
+    ]) {
+      expect(judge(edited.startsWith('G\x14') ? GET : LIST, edited).invalidMessage, JSON.stringify(edited)).toBeDefined()
+      const closed = findingsOn(LIST, edited, { failure: { kind: 'connection', message: 'connection failed: other side closed (UND_ERR_SOCKET)' } })
+      expect(closed, JSON.stringify(edited)).toEqual([
+        expect.objectContaining({ requirementId: 'responses/edits-answered', ok: false, message: expect.stringMatching(/RFC 9112/) }),
+      ])
+      for (const outcome of [
+        { failure: { kind: 'connection' as const, message: 'connection failed: read ECONNRESET (ECONNRESET)' } },
+        { response: { status: 400, headers: {}, body: '', bodyBytes: 0 } },
+      ])
+        expect(findingsOn(LIST, edited, outcome).filter((finding) => !finding.ok)).toEqual([])
+    }
+  })
+
   test('a create with the key that the target ends the connection on, cleanly and with no answer, fails the rule that names its answers; a reset or a timeout only goes unanswered', () => {
     const gzipped = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Encoding: gzip', 'Content-Length: 43')
     const labelled = { operator: 'add-field', valueClass: 'x', label: 'Content-Encoding', field: { name: 'Content-Encoding', value: 'gzip' } } as unknown as Edit

@@ -28,7 +28,7 @@ describe('the neighbourhood of every request', () => {
       `${unanswered.length} edited ${row.words} requests got no answer: the first, ${first?.request.method} ${first?.request.url}: ${first?.failure?.message}`,
       {
         ...(first ? { exchange: first } : {}),
-        expected: 'an answer to every edit (a closed connection, for a message HTTP refuses as written)',
+        expected: 'an answer to every edit (for a message HTTP refuses as written, its 400 or a reset)',
       },
     )
     // Answered past the suite's caps: an answer all the same, which the suite does not read, so nothing judged it.

@@ -83,6 +83,15 @@ export const httpPartFaults: Variant[] = [
         /^https?:/i.test(request.rawTarget ?? '') ? reference(withValidKey(request, apiKey)) : reference(request),
   },
   {
+    name: 'unparsable-messages-closed-without-a-word',
+    description:
+      'a message its HTTP parser refuses (whitespace before a colon, a control octet in a field name or the method) is answered by closing the connection without a word, as Yaws does, where HTTP/1.1 answers 400 (octet)',
+    catches: ['responses/edits-answered'],
+    provenByEdits: ['octet'],
+    server: { closeOnParseError: true },
+    wrap: (reference) => reference,
+  },
+  {
     name: 'chunked-bodies-500',
     description: 'the body reader sizes its buffer from Content-Length: a chunked request body, which has none, fails with 500 (framing)',
     catches: ['responses/no-server-error'],
