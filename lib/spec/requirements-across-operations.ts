@@ -136,8 +136,7 @@ export const acrossOperationRequirements = {
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
     source: `${POLICY}b; RFC 9110 §10.1.3`,
     decision:
-      "Referer, Origin, Via, Forwarded and its X-Forwarded-*/X-Real-IP forebears, an unknown Cookie, a browser's User-Agent and the other fields the field dictionary marks as carrying no meaning, added to a read, get the plain request's answer; so does the Host in another letter case. RFC 9110 §10.1.3 lets servers refuse on Referer, so a refusal warns, and must still be a 4xx with an Error body (errors/body-schema, a MUST).",
-    reportedByRun: true,
+      "Referer, Origin, Via, Forwarded and its X-Forwarded-*/X-Real-IP forebears, an unknown Cookie, a browser's User-Agent and the other fields the field dictionary marks as carrying no meaning, added to a read, get the plain request's answer; so does the Host in another letter case. A create carrying the fields a proxy adds (Forwarded, X-Forwarded-Host, -Proto, -Port, -Prefix) gets the plain create's answer, and its Location, when it has one, names the same URL but for the id: a service that writes a client's proxy fields into the URLs it answers with trusts them from anyone. RFC 9110 §10.1.3 lets servers refuse on Referer, so a refusal warns, and must still be a 4xx with an Error body (errors/body-schema, a MUST).",
   }),
   'responses/message-forms': should({
     title: 'a request in another form HTTP/1.1 defines gets the answer the plain request gets',

@@ -14,6 +14,7 @@ import { integerField, stringifyJson } from '../../lib/http/json.js'
 import { responseObject } from '../../lib/http/response-json.js'
 import { MULTIPART_CONTENT_TYPE, multipartForm } from '../../lib/spec/form-bodies.js'
 import { inputClass } from '../../lib/spec/input-catalogue.js'
+import { withHeader } from '../../lib/spec/operation-requests.js'
 import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { categoryId, requireServesValid } from '../fixtures.js'
 import { refusedPetSearches } from './refused-pet-search.js'
@@ -83,6 +84,50 @@ describe('createPet: the same create spelled every way', () => {
     const text = `{"name":${JSON.stringify(fields.name)},"categoryId":${number},"status":"sold"}`
     const spelled = await check.api.createPet({ raw: text })
     expectSameCreate(check, await plainCreate(check), spelled, fields, `POST /pets with "categoryId": ${number}`)
+  })
+})
+
+/**
+ * The fields a proxy in front adds to say where its client reached it (RFC 7239's host and proto, their X-Forwarded-*
+ * forebears): sent by a client, they carry no meaning for this API. A framework that trusts them from anyone writes
+ * them into the URLs it answers with (Plack's ReverseProxy among Catalyst's default middlewares).
+ */
+const PROXY_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['Forwarded', 'for=192.0.2.60;host=forwarded.example;proto=https'],
+  ['X-Forwarded-Host', 'forwarded.example'],
+  ['X-Forwarded-Proto', 'https'],
+  ['X-Forwarded-Port', '8443'],
+  ['X-Forwarded-Prefix', '/forwarded'],
+]
+
+/** A 201's Location with the created pet's id written `{id}`, its scheme and host in lower case (RFC 3986 §6.2.2.1); undefined without one. */
+function locationOf(exchange: OperationExchange): string | undefined {
+  const location = exchange.response?.headers.location
+  if (location === undefined) return undefined
+  const id = integerField(responseObject(exchange)?.id)
+  const withoutId = id === undefined ? location : location.replace(new RegExp(`/${id}(?=$|[?#])`), '/{id}')
+  return withoutId.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, (origin) => origin.toLowerCase())
+}
+
+describe('createPet: a create carrying the fields a proxy adds', () => {
+  test("[responses/meaningless-fields-ignored] a create with Forwarded and X-Forwarded-Host, -Proto, -Port and -Prefix gets the plain create's answer, its Location the same but for the id", async ({
+    check,
+  }) => {
+    check.requireWrites()
+    const plain = await plainCreate(check)
+    check.require(plain.response?.status === 201, 'the plain create was not answered 201, which createPet/returns-201-pet judges')
+    const { text, fields } = plainNewPet(check, 'proxy-fields')
+    const proxied = await check.api.send(
+      PROXY_FIELDS.reduce((model, [name, value]) => withHeader(model, name, value), check.api.request({ operation: 'createPet', body: { raw: text } })),
+    )
+    const what = 'POST /pets with the fields a proxy adds'
+    expectSameCreate(check, plain, proxied, fields, what)
+    const [written, proxiedWritten] = [locationOf(plain), locationOf(proxied)]
+    check.expect.that(
+      written === proxiedWritten,
+      `${what} was answered with Location ${proxiedWritten ?? '(none)'}, where the plain create's is ${written ?? '(none)'}: a client's proxy fields were written into the URL the service answers with`,
+      { exchange: proxied, expected: written ?? '(no Location)', actual: proxiedWritten ?? '(no Location)' },
+    )
   })
 })
 

@@ -92,6 +92,20 @@ export const httpPartFaults: Variant[] = [
     wrap: (reference) => reference,
   },
   {
+    name: 'location-from-forwarded-fields',
+    description:
+      "the 201's Location is built from the request's X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix, trusted from any client (Plack's ReverseProxy, Express's trust proxy): a create with X-Forwarded-Host: evil.example is answered Location: https://evil.example/v1/pets/7",
+    catches: ['responses/meaningless-fields-ignored'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      const id = answer.status === 201 ? /"id"\s*:\s*(-?\d+)/.exec(answer.body)?.[1] : undefined
+      if (!isCreatePet(request) || id === undefined) return answer
+      const { headers } = request
+      const origin = `${headers['x-forwarded-proto'] ?? 'http'}://${headers['x-forwarded-host'] ?? headers.host}`
+      return { ...answer, headers: { ...answer.headers, location: `${origin}${headers['x-forwarded-prefix'] ?? ''}/v1/pets/${id}` } }
+    },
+  },
+  {
     name: 'chunked-bodies-500',
     description: 'the body reader sizes its buffer from Content-Length: a chunked request body, which has none, fails with 500 (framing)',
     catches: ['responses/no-server-error'],
