@@ -238,8 +238,10 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
     if (expectation.invalidMessage && (kind === 'connection' || kind === 'dropped')) {
       // A message HTTP refuses is answered 400 (RFC 9112 §3, §5.1, §6.3), and the connection may close after it: a reset
       // may have discarded that 400, written before the server read the rest, but a close without a word is no answer.
+      // Under a method other than the spec's, a close stays an answer: Node's server ends the connection on a CONNECT
+      // it has no tunnel for, whatever its target.
       const message = exchange.failure?.message ?? ''
-      if (kind === 'dropped' || !ENDED_BY_TARGET.test(message)) return [answered]
+      if (kind === 'dropped' || expectation.otherMethod || !ENDED_BY_TARGET.test(message)) return [answered]
       return [
         {
           requirementId: 'responses/edits-answered',
