@@ -94,7 +94,7 @@ export const httpPartFaults: Variant[] = [
   {
     name: 'location-from-forwarded-fields',
     description:
-      "the 201's Location is built from the request's X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix, trusted from any client (Plack's ReverseProxy, Express's trust proxy): a create with X-Forwarded-Host: evil.example is answered Location: https://evil.example/v1/pets/7",
+      "the 201's Location is built from the request's X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix, trusted from any client (Plack's ReverseProxy, Express's trust proxy): a create with X-Forwarded-Host: evil.example is answered Location: http://evil.example/v1/pets/7",
     catches: ['responses/meaningless-fields-ignored'],
     wrap: (reference) => async (request) => {
       const answer = await reference(request)
