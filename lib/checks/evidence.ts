@@ -3,7 +3,7 @@
 import { excerpt } from '../http/excerpt.js'
 import type { Exchange } from '../http/exchange.js'
 import { excerptOfBody } from '../http/kept-bodies.js'
-import { bodyOctets, headerOctets, needsOctets, octetRuns, showOctets } from '../http/octets.js'
+import { bodyOctets, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'
 import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
 import { catalogue } from '../spec/catalogue.js'
@@ -74,7 +74,7 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
   ]
   for (const [name, value] of Object.entries(headers)) {
     if (ownedByTheRun(name, value)) continue
-    parts.push('-H', shellWord(headerOctets(`${name}: ${redact(value)}`)))
+    parts.push('-H', shellWord(`${name}: ${redact(value)}`))
   }
   if (body !== undefined) parts.push('--data-binary', shellWord(sentOctets(exchange.request, redact(body))))
   return parts.join(' ')
@@ -98,13 +98,12 @@ function shellWord(octets: string): string {
 
 /** A header value as evidence shows it: the octets that went out where any is not printable ASCII. */
 function shownHeader(value: string): string {
-  const octets = headerOctets(value)
-  return needsOctets(octets) ? showOctets(octets) : value
+  return needsOctets(value) ? showOctets(value) : value
 }
 
 /** The octets a body went out as: its UTF-8, or, for a body sent as octets, one per character. */
 function sentOctets(request: Exchange['request'], body: string): string {
-  return request.bodyIsOctets ? headerOctets(body) : bodyOctets(body)
+  return request.bodyIsOctets ? body : bodyOctets(body)
 }
 
 /** A request body as evidence shows it: the octets it went out as, where any is not printable ASCII (tab and line breaks aside). */
@@ -139,7 +138,7 @@ function wireReplay(exchange: Exchange, redact: Redactor): string {
   const target = new URL(url)
   const port = target.port || (target.protocol === 'https:' ? '443' : '80')
   const send = target.protocol === 'https:' ? `openssl s_client -quiet -connect ${target.hostname}:${port}` : `nc ${target.hostname} ${port}`
-  return `printf '%s' ${shellWord(headerOctets(redact(`${wire}${body}`)))} | ${send}`
+  return `printf '%s' ${shellWord(redact(`${wire}${body}`))} | ${send}`
 }
 
 export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
@@ -152,7 +151,7 @@ export function toEvidence(exchange: Exchange, redact: Redactor): Evidence {
       url: redact(request.url),
       headers: redactHeaders(request.headers),
       ...(request.body !== undefined ? { body: shownBody(request, redact(cut(request.body))) } : {}),
-      ...(request.wire !== undefined ? { wire: showOctets(headerOctets(redact(request.wire)), true) } : {}),
+      ...(request.wire !== undefined ? { wire: showOctets(redact(request.wire), true) } : {}),
     },
     ...(response
       ? {

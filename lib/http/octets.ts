@@ -5,7 +5,8 @@
  * A body is sent as its UTF-8 bytes; it is shown the same way, tab, line feed and carriage return aside.
  *
  * Octets are held as a string of one character per octet, so that a body of a megabyte is scanned, split and joined
- * by the engine's own string code (an array of a million numbers took a quarter of a second per piece of evidence).
+ * by the engine's own string code (an array of a million numbers took a quarter of a second per piece of evidence). A
+ * header value already is such a string; a character past U+00FF in it, which no client sends, is shown as `<U+2007>`.
  */
 
 /** A code as a group shows it: two hex digits for an octet, `U+2007` for a code past a byte. */
@@ -16,11 +17,6 @@ function groupCode(code: number): string {
 /** A run of octets as evidence shows it: `<C2 A0>`; a code past a byte as `U+2007` within the group. */
 function octetGroup(codes: readonly number[]): string {
   return `<${codes.map(groupCode).join(' ')}>`
-}
-
-/** The octets of a header value as the client writes them: one per character (a character past U+00FF is shown as itself, `<U+2007>`: no client sends one). */
-export function headerOctets(value: string): string {
-  return value
 }
 
 /** The octets of a body as the client writes it: its UTF-8, one character per octet. */
