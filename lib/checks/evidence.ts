@@ -6,6 +6,7 @@ import { excerptOfBody } from '../http/kept-bodies.js'
 import { bodyOctets, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'
 import { createRedactor, KEY_MASK_PATTERN, type Redactor, type Secret } from '../http/redaction.js'
+import { EDIT_OPERATOR_IDS } from '../settings/edit-operator-ids.js'
 import { catalogue } from '../spec/catalogue.js'
 
 export const EVIDENCE_BODY_LIMIT = 4096
@@ -36,7 +37,7 @@ export function createRunRedactor(apiKey: string | undefined, secrets: readonly 
   const identity = JSON.stringify([apiKey ?? null, secrets])
   let redactor = recentRedactors.get(identity)
   if (!redactor) {
-    redactor = createRedactor(apiKey, secrets, Object.keys(catalogue))
+    redactor = createRedactor(apiKey, secrets, [...Object.keys(catalogue), ...EDIT_OPERATOR_IDS])
     recentRedactors.set(identity, redactor)
   }
   return redactor

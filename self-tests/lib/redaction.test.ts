@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { curlLine, toEvidence } from '../../lib/checks/evidence.js'
+import { createRunRedactor, curlLine, toEvidence } from '../../lib/checks/evidence.js'
 import type { Exchange } from '../../lib/http/exchange.js'
 import { JsonNumber, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { createRedactor, KEY_PLACEHOLDER, redactDeep } from '../../lib/http/redaction.js'
@@ -201,5 +201,13 @@ describe('a token derived from the key is masked as what was done to it, and its
   test('the masks themselves are never masked again, even when the key holds a piece of their words', () => {
     const awkward = createRedactor('PETSTORE_API_KEY_2')
     expect(awkward('Bearer PETSTORE_API_KEY_2 and PETSTORE_API_KEY_')).toBe('Bearer $PETSTORE_API_KEY and ${PETSTORE_API_KEY%?}')
+  })
+})
+
+describe("the run's own words stay whole", () => {
+  test('a key that shares six characters with an edit operator (mutation-… and notation) leaves the operator named in results.json', () => {
+    const redact = createRunRedactor('mutation-score-key-8c3e1f')
+    expect(redact('{"operator":"notation"}')).toBe('{"operator":"notation"}')
+    expect(redact('mutation-score-key-8c3e1f')).not.toContain('mutation')
   })
 })
