@@ -27,9 +27,19 @@ export const SCORE_SEED = '424242'
  */
 export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2', '--max-edits', '20'] as const
 
+/**
+ * The request timeout of a look-alike's scoring run by default, in ms. npm test judges up to twelve variants at once in
+ * one worker, each served in that worker's process: beside three busy processes a run that takes 2 s alone took 213 s,
+ * and one list answer written in 16 chunks a loop turn apart outlived the command's 10 s (its timeout then cut the list
+ * beside it). That wait was the worker's own, not the service's: a look-alike has no answer that may time out, so it
+ * gets room for a starved worker. A fault keeps the command's timeout, which the one that never answers is caught by.
+ */
+export const LOOK_ALIKE_TIMEOUT_MS = 120_000
+
 /** The arguments of a variant's scoring run, by default: one an edit proves gets every edit of its operators. */
-function scoreArgs(variant: Variant): readonly string[] {
-  return variant.provenByEdits ? [...SCORE_GENERATED_CASES.slice(0, 4), '--edit-operators', variant.provenByEdits.join(',')] : SCORE_GENERATED_CASES
+function scoreArgs(variant: Variant, kind: VariantKind): readonly string[] {
+  const cases = variant.provenByEdits ? [...SCORE_GENERATED_CASES.slice(0, 4), '--edit-operators', variant.provenByEdits.join(',')] : SCORE_GENERATED_CASES
+  return kind === 'look-alike' ? [...cases, '--timeout-ms', String(LOOK_ALIKE_TIMEOUT_MS)] : cases
 }
 
 export type VariantKind = 'fault' | 'look-alike'
@@ -58,7 +68,7 @@ export async function scoreVariant(variant: Variant, kind: VariantKind, options:
   const started = Date.now()
   try {
     const config = resolveConfig({
-      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', options.seed ?? SCORE_SEED, ...(options.args ?? scoreArgs(variant))],
+      argv: ['--base-url', server.baseUrl, '--profile', 'full', '--seed', options.seed ?? SCORE_SEED, ...(options.args ?? scoreArgs(variant, kind))],
       env: { PETSTORE_API_KEY: SCORE_API_KEY },
       cwd: process.cwd(),
       today: () => new Date(),

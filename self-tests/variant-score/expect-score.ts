@@ -21,7 +21,8 @@ export async function expectCaught(fault: Variant): Promise<void> {
 /** The look-alike is conformant: exit 0, nothing failed, and warnings only where it declares them. */
 export async function expectPassed(lookAlike: Variant): Promise<void> {
   const score = await scoreVariant(lookAlike, 'look-alike')
-  expect(score.ok, `${lookAlike.name} (${lookAlike.description}): unexpected ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}`).toBe(true)
+  const why = [...(score.firstFailures ?? []), ...(score.stalls ?? [])].map((line) => `\n  ${line}`).join('')
+  expect(score.ok, `${lookAlike.name} (${lookAlike.description}): unexpected ${score.requirements.join(', ')}${score.note ? ` (${score.note})` : ''}${why}`).toBe(true)
 }
 
 /** Rows for test.for: the name, for the title, and the variant. */
