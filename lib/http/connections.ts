@@ -70,8 +70,11 @@ export class TargetConnections {
       // To the target, directly (connect) or through a proxy's tunnel (requestTls).
       connect: this.targetTls,
       requestTls: this.targetTls,
-      headersTimeout: settings.timeoutMs,
-      bodyTimeout: settings.timeoutMs,
+      // A backstop only: the client's own timer bounds each request, head and body, and acts once the I/O already
+      // waiting when it fired is read (client.ts). undici's timers, at the same value, fired first after a loop held
+      // up past the timeout (a loaded machine) and lost an answer that had come in time.
+      headersTimeout: 2 * settings.timeoutMs + 1_000,
+      bodyTimeout: 2 * settings.timeoutMs + 1_000,
     }
     this.dispatcher = this.agent(this.agentOptions)
   }

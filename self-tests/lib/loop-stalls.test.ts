@@ -36,10 +36,11 @@ describe('the hold-ups of the event loop', () => {
       expect(stalls.longestSince(before)).toBeGreaterThanOrEqual(250)
       await turns(120)
       expect(stalls.longestSince(before)).toBeGreaterThanOrEqual(250)
-      // A hold-up that ended before `from` is not counted.
-      expect(stalls.longestSince(performance.now() + 1)).toBe(0)
+      // A hold-up that ended before `from` is not counted. (A loaded machine may hold the loop a little at any time,
+      // GC or another process's turn: what is asserted is that the 300 ms is not counted, not that the machine is quiet.)
+      expect(stalls.longestSince(performance.now() + 1)).toBeLessThan(250)
       // Nor, for what was handled before it began, one that came after: it delayed only what came later.
-      expect(stalls.longestBefore(before - 200, before - 700)).toBe(0)
+      expect(stalls.longestBefore(before - 200, before - 700)).toBeLessThan(250)
       expect(stalls.longestBefore(before + 100, before - 500)).toBeGreaterThanOrEqual(250)
     } finally {
       stalls.stop()
@@ -63,24 +64,27 @@ describe('the hold-ups of the event loop', () => {
 describe('a request’s timeout and a held-up loop', () => {
   test('an answer that came while the loop was held up past the timeout is read, not lost to the timeout', { timeout: 30_000 }, async () => {
     // A server in a process of its own answers 100 ms after each request, while this thread's loop is held.
-    // It writes a file once it has sent its second answer, which the held loop can look for without turning.
+    // It writes a file once it has sent its answer to the held request, which the held loop can look for without turning.
     const sent = join(mkdtempSync(join(tmpdir(), 'petstore-held-loop-')), 'sent')
     const server = spawn(process.execPath, [
       '-e',
-      `let n = 0; require('http').createServer((q, s) => setTimeout(() => s.end('[]', () => ++n === 2 && require('fs').writeFileSync(${JSON.stringify(sent)}, '')), 100)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })`,
+      `require('http').createServer((q, s) => setTimeout(() => s.end('[]', () => q.url.endsWith('?held') && require('fs').writeFileSync(${JSON.stringify(sent)}, '')), 100)).listen(0, '127.0.0.1', function () { console.log(this.address().port) })`,
     ])
     try {
       const [port] = (await once(server.stdout, 'data')) as [Buffer]
       const client = new HttpClient({ baseUrl: `http://127.0.0.1:${String(port).trim()}/v1`, concurrency: 1, timeoutMs: 300, maxBodyBytes: 1024, maxRetries: 0, maxRetryWaitMs: 0 })
-      // A first request opens the connection; the second goes out on it at once.
-      expect((await client.send({ method: 'GET', path: '/pets' })).response?.status).toBe(200)
-      const answer = client.send({ method: 'GET', path: '/pets' })
+      // A first request opens the connection; the second goes out on it at once. On a loaded machine the server's
+      // first answer may outlast the 300 ms (a process just started): the first request is sent until one is answered.
+      let opened: number | undefined
+      for (let attempt = 0; attempt < 20 && opened !== 200; attempt++) opened = (await client.send({ method: 'GET', path: '/pets' })).response?.status
+      expect(opened).toBe(200)
+      const answer = client.send({ method: 'GET', path: '/pets?held' })
       await turns(30)
       // Held well past the 300 ms timeout, in the loop's check phase (as an I/O callback's long work holds it): the
       // answer is in the socket by then, and the next turn of the loop meets the due timer before it reads the socket.
       await new Promise<void>((resolve) =>
         setImmediate(() => {
-          // Held until the second answer has been sent and the timeout has long come due, however slow a loaded
+          // Held until the held request's answer has been sent and the timeout has long come due, however slow a loaded
           // machine makes the server (a fixed hold lost the race there): within 20 s.
           const heldFrom = performance.now()
           while (performance.now() - heldFrom < 20_000 && !(existsSync(sent) && performance.now() - heldFrom > 1_000)) holdLoop(10)
