@@ -131,6 +131,8 @@ export interface ServerOptions {
    * Yaws does); a method the parser does not know still gets the 400 (Yaws serves any token as a method).
    */
   closeOnParseError?: boolean
+  /** How many 100 (Continue) answers a request with `Expect: 100-continue` gets before its final one (default 1, Node's own). */
+  continuesPerExpect?: number
 }
 
 /** Ends each connection once it has sat `idleMs` after its last answer with no request on it. */
@@ -209,6 +211,13 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     : createServer(listener)
   server.keepAliveTimeout = options.idleCloseMs !== undefined ? 0 : (options.keepAliveTimeoutMs ?? 5_000)
   if (options.idleCloseMs !== undefined) closeIdleConnections(server, options.idleCloseMs)
+  if (options.continuesPerExpect !== undefined) {
+    const continues = options.continuesPerExpect
+    server.on('checkContinue', (request, response) => {
+      for (let sent = 0; sent < continues; sent++) response.writeContinue()
+      void listener(request, response)
+    })
+  }
   if (options.closeOnParseError)
     server.on('clientError', (error: Error & { code?: string }, socket) =>
       error.code === 'HPE_INVALID_METHOD' ? socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n') : socket.end(),

@@ -136,9 +136,12 @@ const EXPECTS_CONTINUE = /\r\nexpect:[ \t]*100-continue[ \t]*\r\n/i
 const CONTINUE_ANSWER = /^HTTP\/1\.[01] 100[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/
 
 /**
- * The 100 (Continue) a server sends to a request with `Expect: 100-continue`, taken off the socket before undici
- * reads it: undici sends no such request itself and takes a 100 for a broken answer. The body went out at once
- * (RFC 9110 §10.1.1 lets a client send it without waiting), so the 100 says nothing the final answer does not.
+ * The 100 (Continue) answers a server sends to a request with `Expect: 100-continue`, taken off the socket before
+ * undici reads them: undici sends no such request itself and takes a 100 for a broken answer. Every one that comes
+ * before the final answer is taken: "A client MUST be able to parse one or more 1xx responses received prior to a
+ * final response" (RFC 9110 §15.2), and a stack may send two (Werkzeug's threaded server answers one from Python's
+ * http.server and one of its own). The body went out at once (RFC 9110 §10.1.1 lets a client send it without
+ * waiting), so a 100 says nothing the final answer does not.
  */
 class InterimContinue {
   private pending = false
@@ -157,16 +160,22 @@ class InterimContinue {
     this.pending = true
   }
 
-  /** What is left of the octets read once a leading 100 answer is taken off; null while one may still be arriving. */
+  /** What is left of the octets read once the leading 100 answers are taken off; null while one may still be arriving. */
   private taken(chunk: Buffer): Buffer | null {
     this.held = Buffer.concat([this.held, chunk])
-    const text = this.held.toString('latin1')
-    const answer = CONTINUE_ANSWER.exec(text)
-    if (answer) return this.release(this.held.subarray(answer[0].length))
-    // The start of some other answer passes as it is; the start of a 100 waits for its end.
-    const start = text.slice(0, 12)
-    if (!['HTTP/1.1 100', 'HTTP/1.0 100'].some((continues) => continues.startsWith(start))) return this.release(this.held)
-    return text.length > 8192 ? this.release(this.held) : null
+    for (;;) {
+      const text = this.held.toString('latin1')
+      const answer = CONTINUE_ANSWER.exec(text)
+      if (answer) {
+        // Another 100 may follow, or the final answer: nothing passes until the octets say which.
+        this.held = this.held.subarray(answer[0].length)
+        continue
+      }
+      // The start of some other answer passes as it is; the start of a 100 waits for its end.
+      const start = text.slice(0, 12)
+      if (!['HTTP/1.1 100', 'HTTP/1.0 100'].some((continues) => continues.startsWith(start))) return this.release(this.held)
+      return text.length > 8192 ? this.release(this.held) : null
+    }
   }
 
   private release(octets: Buffer): Buffer {

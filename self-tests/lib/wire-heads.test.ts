@@ -64,6 +64,21 @@ describe('a request written octet for octet', () => {
     expect([...http.answeredHttpVersions]).toEqual(['1.0'])
   })
 
+  test('the 100 (Continue) answers before the final one are taken off, however many come (RFC 9110 §15.2)', async () => {
+    const continues = 'HTTP/1.1 100 Continue\r\n\r\n'
+    const created = 'HTTP/1.1 201 CREATED\r\nContent-Type: application/json\r\nContent-Length: 9\r\nConnection: close\r\n\r\n{"id":12}'
+    const head = 'POST /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n'
+    for (const answer of [continues + created, continues + continues + created, continues + continues + continues + created]) {
+      const target = await rawTarget(answer)
+      const http = client(target.baseUrl)
+      const exchange = await http.send({ method: 'POST', path: '/v1/pets', wire: head, body: '{}' })
+      await http.close()
+      expect(exchange.failure).toBeUndefined()
+      expect(exchange.response?.status).toBe(201)
+      expect(exchange.response?.body).toBe('{"id":12}')
+    }
+  })
+
   test('a target that closes the connection on it gives a failure in transit, and the request is not sent again', async () => {
     const target = await rawTarget(null)
     const http = client(target.baseUrl)

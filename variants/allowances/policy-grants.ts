@@ -166,6 +166,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'deflate-then-gzip-encoded-answers',
       'slow-answers',
       'early-hints-103',
+      'two-100-continues',
       'reason-phrases-of-its-own',
       'cors-and-cache-headers',
     ],

@@ -210,6 +210,14 @@ export const transportAllowances: Allowance[] = [
     wrap: delivered({ earlyHints: true }),
   },
   {
+    id: 'two-100-continues',
+    does: "a request with Expect: 100-continue gets two 100 (Continue) answers before its final one (Werkzeug's threaded server: one from Python's http.server, one of its own)",
+    source: { rfc: 'RFC 9110 §15.2' },
+    allowedBy: 'A client MUST be able to parse one or more 1xx responses received prior to a final response',
+    layer: 'transport',
+    server: { continuesPerExpect: 2 },
+  },
+  {
     id: 'reason-phrases-of-its-own',
     does: 'every status line carries a reason phrase of its own ("200 Here you are", "401 Who goes there")',
     source: { rfc: 'RFC 9112 §4' },
