@@ -232,8 +232,10 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       // them as HTTP has it; the key, to one that ends the value there (Python's header parser, PHP's built-in server).
       const endsThenText =
         part.kind === 'auth token'
-          ? ENDS_THEN_TEXT.map(({ name, octet }) =>
-              lazyClass(name, [octet], (chosen) => edit('octet', part, name, `${shown(chosen)} and text after ${part.label}`, writePart(model, part, `${text}${chosen}x`))),
+          ? ENDS_THEN_TEXT.map(({ name, octet, text: after, words }) =>
+              lazyClass(name, [octet], (chosen) =>
+                edit('octet', part, name, `${shown(chosen)} and ${words} after ${part.label}`, writePart(model, part, `${text}${chosen}${after}`)),
+              ),
             )
           : []
       // Each octet a trim takes away beyond HTTP's and JSON's whitespace, a class of its own: before the scheme,

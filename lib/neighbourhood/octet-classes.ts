@@ -53,11 +53,13 @@ export function shown(octets: string): string {
 /**
  * Octets after the key that a reader may take for its end, each followed by more text: a bare CR (RFC 9112 §2.2 makes it
  * invalid or SP, where Python's header parser ends the line) and NUL (RFC 9110 §5.5 has it refused or read as SP, where
- * PHP's built-in server cuts the value). Either way `<key>` then the text is no key.
+ * PHP's built-in server cuts the value). Either way `<key>` then the text is no key. After the CR the text is a field
+ * line: a service that refuses a head whose lines Python's parser finds malformed (Werkzeug's, told to refuse
+ * `MissingHeaderBodySeparatorDefect`) refuses `<key>\rx`, and still let `<key>\rX-Request-Id: 1` in.
  */
 export const ENDS_THEN_TEXT = [
-  { name: 'a bare CR after it, then text', octet: '\r' },
-  { name: 'NUL after it, then text', octet: '\0' },
+  { name: 'a bare CR after it, then a field line', octet: '\r', text: 'X-Request-Id: 1', words: 'a field line' },
+  { name: 'NUL after it, then text', octet: '\0', text: 'x', words: 'text' },
 ]
 
 /**

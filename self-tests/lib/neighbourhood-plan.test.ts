@@ -161,7 +161,7 @@ describe('a full run edits every part with every operator', () => {
 })
 
 describe('the octets after the key a reader may take for its end', () => {
-  test.for(SEEDS)('seed %i: the key takes each octet a trim takes away at both ends, and a bare CR or NUL with text after it', (seed) => {
+  test.for(SEEDS)('seed %i: the key takes each octet a trim takes away at both ends, and a bare CR with a field line after it, NUL with text', (seed) => {
     const { edits, alike } = planEdits(plains(), { seed, every: false, writes: true })
     const token = [...edits, ...alike].filter((edit) => edit.operator === 'octet' && edit.plain.name === 'GET /pets with the key' && edit.part.label === 'Authorization token')
     const tokens = new Set(token.map((edit) => edit.model.authorization[0]?.token))
@@ -169,7 +169,7 @@ describe('the octets after the key a reader may take for its end', () => {
       expect(tokens, JSON.stringify(octet)).toContain(`${PLAIN_KEY}${octet}`)
       expect(tokens, JSON.stringify(octet)).toContain(`${octet}${PLAIN_KEY}`)
     }
-    expect(tokens).toContain(`${PLAIN_KEY}\rx`)
+    expect(tokens).toContain(`${PLAIN_KEY}\rX-Request-Id: 1`)
     expect(tokens).toContain(`${PLAIN_KEY}\0x`)
   })
 
