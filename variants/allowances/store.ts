@@ -115,6 +115,22 @@ export const storeAllowances: Allowance[] = [
     },
   },
   {
+    id: 'other-clients-create-pets',
+    does: "other clients create pets while the run reads and writes: before every fifth request the store takes another client's pet, its status the next of the three in turn (a live store: production under its nightly smoke, staging shared by other pipelines)",
+    source: { spec: 'Overview: "A client can list animals, filter them by availability status, add a new animal" (the store is no single client\'s)' },
+    allowedBy: "nothing in the spec or the policy makes the store the run's alone; the smoke profile is the one for production, which other clients write to",
+    layer: 'store',
+    wrap: (inner, { store }) => {
+      const statuses: PetStatus[] = ['available', 'pending', 'sold']
+      let requests = 0
+      return async (request) => {
+        requests += 1
+        if (requests % 5 === 0) store.add({ name: `another client's pet ${requests}`, categoryId: 1n, status: statuses[(requests / 5) % 3] ?? 'available', extra: {} })
+        return inner(request)
+      }
+    },
+  },
+  {
     id: 'list-newest-first',
     does: 'lists are in reverse creation order',
     source: { policy: 'order of list items' },
