@@ -151,7 +151,7 @@ export class HttpClient {
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after'], response.headers.date) : undefined
         // 429, or 503 with Retry-After, says the request was not processed: retrying is safe even for POST. The wait
         // holds for every request of the run (rate-limit-pause.ts): this one goes again once the pause is over.
-        if (wait !== undefined && wait <= this.options.maxRetryWaitMs) this.pause.rateLimited(wait)
+        if (wait !== undefined && wait <= this.options.maxRetryWaitMs) this.pause.rateLimited(wait, outcome.pauseEpoch)
         else this.pause.answered(outcome.pauseEpoch)
         if (wait !== undefined && canRetry && wait <= this.options.maxRetryWaitMs) {
           retried(wait, { status: response.status })

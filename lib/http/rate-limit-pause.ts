@@ -6,8 +6,16 @@
  *
  * So a `429`, or a `503` with `Retry-After`, sets a pause until the time it names: every request waits for it
  * before it is sent. Afterwards the run starts again with one request at a time, and doubles its concurrency with
- * each answer that is not a rate limit, back to --concurrency: a target that has just said it is overwhelmed is
- * not met with every request at once.
+ * each answer that is not a rate limit, back to its ceiling: a target that has just said it is overwhelmed is not
+ * met with every request at once.
+ *
+ * The ceiling is --concurrency until a rate limit turns away at least two of the requests that went out together, and
+ * at least half of them: a limit on the requests handled at once (chi's Throttle, nginx's limit_conn) admits the
+ * others. The ceiling is then the concurrency they went out at less those turned away, for the rest of the run.
+ * Ramped back to --concurrency each time, a run against Throttle(4) met the limit again at every ramp, and a request
+ * could meet it at every retry. A limit on every n-th request turns away one at a time whatever the concurrency, and
+ * keeps the ceiling where it is: lowered by every pair it happened to turn away together, such a run went one request
+ * at a time and took 70 % longer.
  */
 
 /** What the pause sets: the number of requests in flight at once. */
@@ -28,6 +36,11 @@ export class RateLimitPause {
    */
   epoch = 0
 
+  /** The concurrency the run ramps back up to (see above). */
+  ceiling: number
+  /** The requests a rate limit turned away that went out together: in one epoch, at one concurrency. */
+  private burst?: { sentAt: number; concurrency: number; turnedAway: number }
+
   constructor(
     private readonly queue: ConcurrencyLimit,
     private readonly concurrency: number,
@@ -35,10 +48,16 @@ export class RateLimitPause {
     private readonly stop?: AbortSignal,
     /** The clock the pause is read on (ms): the process's monotonic one. */
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.ceiling = concurrency
+  }
 
-  /** A rate limit that asks for `waitMs`: every request waits until then, and the run starts again one at a time. */
-  rateLimited(waitMs: number): void {
+  /**
+   * A rate limit that asks for `waitMs`, to a request sent at `sentAt` (the epoch then): every request waits until
+   * then, and the run starts again one at a time, up to a ceiling the requests turned away together lower.
+   */
+  rateLimited(waitMs: number, sentAt: number = this.epoch): void {
+    this.lowerCeiling(sentAt)
     const now = this.now()
     const until = now + waitMs
     if (until <= this.pausedUntil) return
@@ -57,7 +76,18 @@ export class RateLimitPause {
    */
   answered(sentAt: number = this.epoch): void {
     if (sentAt < this.epoch) return
-    if (this.queue.concurrency < this.concurrency) this.queue.concurrency = Math.min(this.concurrency, this.queue.concurrency * 2)
+    if (this.queue.concurrency < this.ceiling) this.queue.concurrency = Math.min(this.ceiling, this.queue.concurrency * 2)
+  }
+
+  /** The first request of a burst turned away notes the concurrency it went out at; the others of its epoch count. */
+  private lowerCeiling(sentAt: number): void {
+    if (this.burst?.sentAt !== sentAt) {
+      this.burst = { sentAt, concurrency: this.queue.concurrency, turnedAway: 1 }
+      return
+    }
+    const burst = this.burst
+    burst.turnedAway += 1
+    if (burst.turnedAway >= 2 && 2 * burst.turnedAway >= burst.concurrency) this.ceiling = Math.max(1, Math.min(this.ceiling, burst.concurrency - burst.turnedAway))
   }
 
   /** Whether the run is paused now. */

@@ -111,4 +111,33 @@ describe('the run-wide pause of a rate limit', () => {
     await pause.waitIfPaused()
     expect(slept).toEqual([])
   })
+
+  test('requests turned away together lower the ceiling to those admitted with them; one alone does not', () => {
+    const { queue, pause } = pauseWith(8)
+    // Eight went out at once, and a limit of four requests at a time turned four away: the run ramps back up to four.
+    const sentAt = pause.epoch
+    for (let refused = 0; refused < 4; refused++) pause.rateLimited(1_000, sentAt)
+    expect(pause.ceiling).toBe(4)
+    for (let answer = 0; answer < 10; answer++) pause.answered()
+    expect(queue.concurrency).toBe(4)
+    // A limit on every n-th request turns one away at a time, whatever the concurrency: the ceiling stays.
+    const alone = pauseWith(8)
+    for (let burst = 0; burst < 5; burst++) {
+      alone.later(2_000)
+      alone.pause.rateLimited(1_000, alone.pause.epoch)
+      for (let answer = 0; answer < 6; answer++) alone.pause.answered()
+    }
+    expect(alone.pause.ceiling).toBe(8)
+    expect(alone.queue.concurrency).toBe(8)
+  })
+
+  test('two turned away of eight that went out together are no limit on the requests at once: the ceiling stays', () => {
+    const { queue, pause } = pauseWith(8)
+    const sentAt = pause.epoch
+    pause.rateLimited(1_000, sentAt)
+    pause.rateLimited(1_000, sentAt)
+    expect(pause.ceiling).toBe(8)
+    for (let answer = 0; answer < 10; answer++) pause.answered()
+    expect(queue.concurrency).toBe(8)
+  })
 })

@@ -58,7 +58,14 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   {
     row: 'rate limits',
     grants: 'a 429 or 503 with `Retry-After`, as delta-seconds or an HTTP-date, honoured by every request',
-    operators: ['occasional-429', 'occasional-503', 'every-seventh-request-429', 'retry-after-http-date-clock-behind', 'rate-limit-windows-after-every-50-gets'],
+    operators: [
+      'occasional-429',
+      'occasional-503',
+      'every-seventh-request-429',
+      'at-most-4-in-flight-429',
+      'retry-after-http-date-clock-behind',
+      'rate-limit-windows-after-every-50-gets',
+    ],
   },
   { row: 'deprecated `getPet`, removal on 2030-12-05', grants: '`Deprecation`/`Sunset` headers: INFO', operators: ['deprecation-announced'] },
   {

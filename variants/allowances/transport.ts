@@ -37,6 +37,29 @@ function turnsAwayEvery(period: number, status: 429 | 503): (inner: Handler) => 
   }
 }
 
+/**
+ * A limit on the requests handled at once, as chi's Throttle and nginx's limit_conn keep: past `limit` in flight, a
+ * request is turned away at once with 429, Retry-After: 1 and the middleware's own text. Each request is held `holdMs`
+ * (a database's round trip), so that a client's concurrent requests are in flight together, as they are at a real service.
+ */
+function admitsAtMost(limit: number, holdMs: number): (inner: Handler) => Handler {
+  return (inner) => {
+    let inFlight = 0
+    return async (request) => {
+      if (inFlight >= limit) {
+        return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' }, body: 'Timed out while waiting for a pending request to complete.' }
+      }
+      inFlight += 1
+      try {
+        await new Promise((resolve) => setTimeout(resolve, holdMs))
+        return await inner(request)
+      } finally {
+        inFlight -= 1
+      }
+    }
+  }
+}
+
 /** How long the HTTP-date rate limiter stays open after it reopens: longer than a retry that waited as told (its wait plus a second) takes to come. */
 const OPEN_AT_LEAST_MS = 3_000
 
@@ -251,6 +274,15 @@ export const transportAllowances: Allowance[] = [
     layer: 'edge',
     group: 'rate limit',
     wrap: turnsAwayEvery(7, 429),
+  },
+  {
+    id: 'at-most-4-in-flight-429',
+    does: "at most 4 requests are handled at once, each for 5 ms: past that a request is answered 429 with Retry-After: 1 in plain text, at once (chi's Throttle with a limit of 4)",
+    source: RATE_LIMITS,
+    allowedBy: 'A rate limit changes how fast the run goes, never its verdicts, and never how long it may take',
+    layer: 'edge',
+    group: 'rate limit',
+    wrap: admitsAtMost(4, 5),
   },
   {
     id: 'retry-after-http-date-clock-behind',
