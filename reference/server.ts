@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
+import { startBareCrFront } from './bare-cr-front.js'
 import { errorResponse } from './handler.js'
 import { BASE_PATH, type Handler, type ServiceRequest, type ServiceResponse } from './http-types.js'
 
@@ -133,6 +134,8 @@ export interface ServerOptions {
   closeOnParseError?: boolean
   /** How many 100 (Continue) answers a request with `Expect: 100-continue` gets before its final one (default 1, Node's own). */
   continuesPerExpect?: number
+  /** Read a bare CR in each connection's first head as a line end, as Python's header parser does (bare-cr-front.ts). */
+  bareCrEndsLines?: boolean
 }
 
 /** Ends each connection once it has sat `idleMs` after its last answer with no request on it. */
@@ -224,18 +227,21 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 0, host, resolve)
+    server.listen(options.bareCrEndsLines ? 0 : (options.port ?? 0), host, resolve)
   })
-  const { port } = server.address() as AddressInfo
+  const front = options.bareCrEndsLines ? await startBareCrFront(host, options.port ?? 0, (server.address() as AddressInfo).port) : undefined
+  const port = front?.port ?? (server.address() as AddressInfo).port
   // An IPv6 host is written in brackets in a URL.
   const hostInUrl = host.includes(':') ? `[${host}]` : host
   return {
     baseUrl: `${tls ? 'https' : 'http'}://${hostInUrl}:${port}${BASE_PATH}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await front?.close()
+      await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
-      }),
+      })
+    },
   }
 }

@@ -35,7 +35,7 @@ export interface Variant {
   /** The store the variant starts with, when it is not the empty reference store. */
   store?: () => PetStore
   /** How its server runs: every path handed to the variant (an edge in front answers outside the base path), a short keep-alive. */
-  server?: { everyPath?: boolean; keepAliveTimeoutMs?: number; idleCloseMs?: number; closeOnParseError?: boolean; continuesPerExpect?: number }
+  server?: { everyPath?: boolean; keepAliveTimeoutMs?: number; idleCloseMs?: number; closeOnParseError?: boolean; continuesPerExpect?: number; bareCrEndsLines?: boolean }
   wrap: (reference: Handler, context: VariantContext) => Handler
 }
 

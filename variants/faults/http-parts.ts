@@ -92,6 +92,15 @@ export const httpPartFaults: Variant[] = [
     wrap: (reference) => reference,
   },
   {
+    name: 'bare-cr-ends-header-lines',
+    description:
+      "its HTTP layer reads a bare CR in a head as a line end, as Python's header parser does (http.server, Werkzeug), and refuses a line without a colon: `Authorization: Bearer <key>\\rx` is refused, and `Authorization: Bearer <key>\\rX-Request-Id: 1` is the key and a field of its own (octet)",
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['octet'],
+    server: { bareCrEndsLines: true },
+    wrap: (reference) => reference,
+  },
+  {
     name: 'location-from-forwarded-fields',
     description:
       "the 201's Location is built from the request's X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix, trusted from any client (Plack's ReverseProxy, Express's trust proxy): a create with X-Forwarded-Host: evil.example is answered Location: http://evil.example/v1/pets/7",
