@@ -34,7 +34,7 @@ export const SCORE_GENERATED_CASES = ['--num-runs', '5', '--sequences', '2', '--
  * beside it). That wait was the worker's own, not the service's: a look-alike has no answer that may time out, so it
  * gets room for a starved worker. A fault keeps the command's timeout, which the one that never answers is caught by.
  */
-export const LOOK_ALIKE_TIMEOUT_MS = 120_000
+const LOOK_ALIKE_TIMEOUT_MS = 120_000
 
 /** The arguments of a variant's scoring run, by default: one an edit proves gets every edit of its operators. */
 function scoreArgs(variant: Variant, kind: VariantKind): readonly string[] {

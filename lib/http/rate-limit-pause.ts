@@ -37,7 +37,7 @@ export class RateLimitPause {
   epoch = 0
 
   /** The concurrency the run ramps back up to (see above). */
-  ceiling: number
+  private cap: number
   /** The requests a rate limit turned away that went out together: in one epoch, at one concurrency. */
   private burst?: { sentAt: number; concurrency: number; turnedAway: number }
 
@@ -49,7 +49,12 @@ export class RateLimitPause {
     /** The clock the pause is read on (ms): the process's monotonic one. */
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.ceiling = concurrency
+    this.cap = concurrency
+  }
+
+  /** The concurrency the run ramps back up to, read by the self-tests. */
+  get ceiling(): number {
+    return this.cap
   }
 
   /**
@@ -76,7 +81,7 @@ export class RateLimitPause {
    */
   answered(sentAt: number = this.epoch): void {
     if (sentAt < this.epoch) return
-    if (this.queue.concurrency < this.ceiling) this.queue.concurrency = Math.min(this.ceiling, this.queue.concurrency * 2)
+    if (this.queue.concurrency < this.cap) this.queue.concurrency = Math.min(this.cap, this.queue.concurrency * 2)
   }
 
   /** The first request of a burst turned away notes the concurrency it went out at; the others of its epoch count. */
@@ -87,7 +92,7 @@ export class RateLimitPause {
     }
     const burst = this.burst
     burst.turnedAway += 1
-    if (burst.turnedAway >= 2 && 2 * burst.turnedAway >= burst.concurrency) this.ceiling = Math.max(1, Math.min(this.ceiling, burst.concurrency - burst.turnedAway))
+    if (burst.turnedAway >= 2 && 2 * burst.turnedAway >= burst.concurrency) this.cap = Math.max(1, Math.min(this.cap, burst.concurrency - burst.turnedAway))
   }
 
   /** Whether the run is paused now. */
