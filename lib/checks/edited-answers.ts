@@ -43,6 +43,7 @@ export const EDIT_FINDING_SOURCES = {
   'listPets/limit-caps-size': 'list rules',
   'listPets/status-filter-matches': 'list rules',
   'listPets/limit-other-notations': 'limit in other notations',
+  'listPets/status-spelled-otherwise': 'a status made invalid',
   'createPet/invalid-body-400': 'invalid NewPet',
   'createPet/invalid-body-not-created': 'invalid NewPet',
   'createPet/ill-formed-text': 'text that is not Unicode',
@@ -113,6 +114,14 @@ export function lenientLengths(text: string): Set<number> {
   const radix = /^[+-]?0([xob])(.+)$/i.exec(text.trim())
   if (radix?.[1] && radix[2]) add(Number.parseInt(radix[2], { x: 16, o: 8, b: 2 }[radix[1].toLowerCase() as 'x' | 'o' | 'b']))
   add(Number.parseInt(text.replace(/^[+-]?0[a-z]/i, ''), 10))
+  // Decoded once more (`%37`, what `limit=%2537` decodes to): a layer that decodes the query twice reads 7.
+  if (/%[0-9A-Fa-f]{2}/.test(text)) {
+    try {
+      for (const reading of lenientLengths(decodeURIComponent(text))) readings.add(reading)
+    } catch {
+      // An escape that is no UTF-8 decodes to nothing a reader takes for a number.
+    }
+  }
   return readings
 }
 

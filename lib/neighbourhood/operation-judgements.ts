@@ -26,7 +26,8 @@ export type Judgement = { why: string; source: RuleSourceId } & (
   | { kind: 'no access'; requirementId: RequirementId }
   | { kind: 'pet'; id: bigint }
   | { kind: 'lenient pet'; value: bigint }
-  | { kind: 'list'; limits: readonly bigint[]; status?: string; invalidLimit?: string }
+  /** `invalidStatus`: the one status value given, decoded, when it is none of the enum (what a lenient reader may still take for one). */
+  | { kind: 'list'; limits: readonly bigint[]; status?: string; invalidLimit?: string; invalidStatus?: string }
   | { kind: 'created'; pet: SentPet; requirementId: RequirementId }
   /** 201 with a pet, or one of `statuses` with an Error body: which, the policy leaves open (a media type, a content coding, text that is not Unicode). */
   | { kind: 'created or refused'; statuses: readonly number[]; requirementId: RequirementId }
@@ -120,6 +121,7 @@ export function listJudgement(query: string | undefined): Judgement {
   const valid = readings.flatMap((reading) => (reading?.kind === 'decimal' && reading.value >= 1n && reading.value <= 100n ? [reading.value] : []))
   const invalidLimit = limits.length === 1 && valid.length === 0 && readings[0]?.kind !== 'lenient' ? limits[0] : undefined
   const status = statuses.length === 1 && isPetStatus(statuses[0]) ? statuses[0] : undefined
+  const invalidStatus = statuses.length === 1 && status === undefined ? statuses[0] : undefined
   return {
     kind: 'list',
     source: 'list rules',
@@ -129,6 +131,7 @@ export function listJudgement(query: string | undefined): Judgement {
     limits: limits.length === 0 ? [20n] : limits.length === 1 && valid.length === 1 ? valid : [],
     ...(status ? { status } : {}),
     ...(invalidLimit !== undefined ? { invalidLimit } : {}),
+    ...(invalidStatus !== undefined ? { invalidStatus } : {}),
     why: `GET /pets with limit ${limits.length ? limits.map((limit) => JSON.stringify(limit)).join(' and ') : 'absent'} and status ${statuses.length ? statuses.map((value) => JSON.stringify(value)).join(' and ') : 'absent'}`,
   }
 }

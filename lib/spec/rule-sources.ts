@@ -56,6 +56,10 @@ export const RULE_SOURCES = {
   'the pet the id names': { cites: 'spec getPet; policy §2b (no edit reaches a pet other than the one the plain request names)', level: 'MUST' },
   'ids in other notations': { cites: 'policy §2 (other notations), policy §2 (non-integer or out-of-int64 `petId`: 400 or 404 with an Error body)', level: 'MUST' },
   'lenient readings': { cites: 'policy §2 (other notations: INFO only, `+5`, `05`, `5.0`, `1e1`)', level: 'INFO' },
+  'a status made invalid': {
+    cites: "policy §2b (an edit that makes a value invalid never gets the plain request's answer; for `limit` only, SHOULD); policy §2 (invalid `status` filter value)",
+    level: 'MUST',
+  },
   'limit in other notations': { cites: 'policy §2 (other notations: for `limit`, a list as long as a lenient reading is a SHOULD warning)', level: 'SHOULD' },
   'list rules': { cites: 'spec listPets rules 1–3; policy §2 (parameters together)', level: 'MUST' },
   'invalid NewPet': { cites: 'policy §2 (invalid NewPet body: exactly 400, nothing created); policy §2b (JSON text that RFC 8259 refuses)', level: 'MUST' },

@@ -242,6 +242,28 @@ describe('a value made invalid gets the rows’ refusal, and never another pet',
     expect([...lenientLengths('\u0667')]).toContain(7)
   })
 
+  test('a limit escaped twice is a value of no notation once decoded, and 7 to a layer that decodes it again', () => {
+    const judgement = judge(LIST, head('GET /v1/pets?limit=%2537&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement
+    expect(judgement).toMatchObject({ kind: 'list', invalidLimit: '%37', limits: [] })
+    expect([...lenientLengths('%37')]).toContain(7)
+    expect([...lenientLengths('%FF')]).toEqual([])
+  })
+
+  test('a status that is none of the enum once decoded is named by the judgement, for the read that tells it from the plain list', () => {
+    for (const [written, decoded] of [
+      ['pen%2564ing', 'pen%64ing'],
+      ['sold%00x', 'sold\0x'],
+      ['SOLD', 'SOLD'],
+    ])
+      expect(judge(LIST, head(`GET /v1/pets?limit=7&status=${written} HTTP/1.1`, 'Accept: application/json', AUTH)).judgement, written).toMatchObject({
+        kind: 'list',
+        invalidStatus: decoded,
+      })
+    const plain = judge(LIST, head('GET /v1/pets?limit=7&status=sold HTTP/1.1', 'Accept: application/json', AUTH)).judgement
+    expect(plain).toMatchObject({ kind: 'list', status: 'sold' })
+    expect(plain).not.toHaveProperty('invalidStatus')
+  })
+
   test('a limit given twice, even with the same value, may be read as one invalid value: the list is held to 100 alone', () => {
     expect(judge(LIST, head('GET /v1/pets?limit=7&limit=9&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'list', limits: [] })
     expect(judge(LIST, head('GET /v1/pets?limit=7&limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH)).judgement).toMatchObject({ kind: 'list', limits: [] })

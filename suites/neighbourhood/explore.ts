@@ -22,6 +22,7 @@ import { OPERATION_ROUTES, type Operation, type OperationExchange, PET_STATUSES,
 import { type RequestModel, type WireRequest, wireOf } from '../../lib/spec/request-model.js'
 import { categoryId, getPetRemoved, knownIds } from '../fixtures.js'
 import { type EditedCreate, followAcceptedCreate, ListReads } from './followed-creates.js'
+import { statusReadLeniently } from './status-read-leniently.js'
 
 export interface NeighbourhoodPlan {
   /** The pet the plain get names, when the store showed one. */
@@ -244,6 +245,11 @@ export async function exploreOperation(
     const judged = judgeEditedAnswer(exchange, expectation, plain, lists ? { lists } : {})
     // A refusal is evidence only from a target that serves the plain request with the key: otherwise only failures count.
     const findings = served ? judged : judged.filter((finding) => !finding.ok)
+    const { judgement } = expectation
+    if (served && expectation.key === 'valid' && judgement.kind === 'list' && judgement.invalidStatus !== undefined) {
+      const lenient = await statusReadLeniently(check, { exchange, invalidStatus: judgement.invalidStatus }, { exchange: plain, status: plan.status.list })
+      if (lenient) findings.push(lenient)
+    }
     // An answer past the suite's caps came, though it is not read (policy §5): it is counted apart, not as no answer.
     if (exchange.failure && PAST_THE_CAPS.has(exchange.failure.kind)) pastTheCaps.push(exchange)
     else if (!exchange.response && !findings.some((finding) => finding.requirementId === 'responses/edits-answered')) unanswered.push(exchange)

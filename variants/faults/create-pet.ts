@@ -149,6 +149,14 @@ export const createPetFaults: Variant[] = [
     wrap: rewritingNewPet((fields) => (typeof fields.name === 'string' ? { ...fields, name: fields.name.replace(/[^\u0000-\u007f]/gu, '?') } : fields)),
   },
   {
+    name: 'body-status-ends-at-nul',
+    description:
+      'POST /pets reads the status as a C string once the JSON is decoded (a service that hands strings to C): "sold\\u0000x" is stored as sold, where a status outside the enum is refused with 400',
+    catches: ['createPet/invalid-body-400'],
+    provenByEdits: ['octet'],
+    wrap: rewritingNewPet((fields) => (typeof fields.status === 'string' ? { ...fields, status: fields.status.split('\0')[0] as string } : fields)),
+  },
+  {
     name: 'name-truncated-255',
     description: 'POST /pets keeps only the first 255 UTF-16 units of the name',
     catches: ['createPet/echoes-fields'],

@@ -97,6 +97,23 @@ export const editFaults: Variant[] = [
     },
   },
   {
+    name: 'limit-decoded-twice',
+    description: 'the limit is percent-decoded once more after the framework decoded it (uri_unescape on a value Plack already decoded): limit=%2537 is 7 (percent)',
+    catches: ['listPets/limit-other-notations'],
+    provenByEdits: ['percent'],
+    wrap: (reference) => async (request) => {
+      const limit = request.query.get('limit')
+      if (!isListPets(request) || limit === null || !/%[0-9A-Fa-f]{2}/.test(limit)) return reference(request)
+      const query = new URLSearchParams(request.query)
+      try {
+        query.set('limit', decodeURIComponent(limit))
+      } catch {
+        return reference(request)
+      }
+      return reference({ ...request, query })
+    },
+  },
+  {
     name: 'limit-read-through-a-double',
     description: "the limit is read as Python's int(float(text)): an infinite one (inf, Infinity, 5e999) raises, and the answer is a 500 (notation)",
     catches: ['responses/no-server-error'],

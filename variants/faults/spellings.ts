@@ -104,7 +104,7 @@ export const spellingFaults: Variant[] = [
     name: 'decoded-values-end-at-nul',
     description:
       "the path and the query's values are handed over decoded, as C strings, as libmicrohttpd hands them to a handler: a value ends at an escaped NUL, so /pets/1%00x is pet 1 and status=sold%00x lists sold pets",
-    catches: ['getPet/other-notations'],
+    catches: ['getPet/other-notations', 'listPets/status-spelled-otherwise'],
     provenByEdits: ['percent'],
     wrap: (reference) => async (request) => {
       const raw = rawPetId(request)
@@ -252,6 +252,38 @@ export const spellingFaults: Variant[] = [
         return reference(request)
       }
       return /^-?\d+$/.test(text) ? reference(asPet(request, BigInt(text))) : reference(request)
+    },
+  },
+  {
+    name: 'query-values-decoded-twice',
+    description:
+      "the query's values are percent-decoded once more after the framework decoded them (a handler that unquotes what web.py's input() already decoded, a service behind a proxy that decoded the target): status=pen%2564ing lists the pending pets",
+    catches: ['listPets/status-spelled-otherwise'],
+    provenByEdits: ['percent'],
+    wrap: (reference) => async (request) => {
+      if (!isListPets(request)) return reference(request)
+      const again = (value: string) => {
+        try {
+          return decodeURIComponent(value)
+        } catch {
+          return value
+        }
+      }
+      return reference({ ...request, query: new URLSearchParams([...request.query].map(([name, value]): [string, string] => [name, again(value)])) })
+    },
+  },
+  {
+    name: 'status-filter-ends-at-nul',
+    description:
+      'the status filter is compared as a C string (a service that hands the decoded query value to C, as libmicrohttpd hands it a handler): status=sold%00x lists the sold pets',
+    catches: ['listPets/status-spelled-otherwise'],
+    provenByEdits: ['percent'],
+    wrap: (reference) => async (request) => {
+      const status = isListPets(request) ? request.query.get('status') : null
+      if (status === null || !status.includes('\0')) return reference(request)
+      const query = new URLSearchParams(request.query)
+      query.set('status', status.split('\0')[0] as string)
+      return reference({ ...request, query })
     },
   },
   {
