@@ -26,7 +26,8 @@ export async function statusReadLeniently(
 ): Promise<EditFinding | undefined> {
   const { exchange, invalidStatus } = edited
   const answer = exchange.response?.status ?? 0
-  if (answer >= 400 && answer < 500) return { requirementId: REQUIREMENT, ok: true }
+  // A refusal is no list; a 429 that outlasted the retries says nothing of the value.
+  if (answer >= 400 && answer < 500 && answer !== 429) return { requirementId: REQUIREMENT, ok: true }
   if (answer !== 200) return undefined
   const pets = listedPets(exchange)
   if (pets.length === 0 || pets.some((pet) => pet.status !== plain.status)) return { requirementId: REQUIREMENT, ok: true }
