@@ -20,6 +20,8 @@ export interface ServiceRequest {
   httpVersion?: string
   /** Header names in lower case. */
   headers: Record<string, string | undefined>
+  /** The field lines as they came, name then value (Node's rawHeaders): a field given twice is here twice, where `headers` may keep one. */
+  rawHeaders?: readonly string[]
   body: string
   /** The body's octets as they came (`body` is them read as UTF-8, an invalid sequence as U+FFFD). */
   octets?: Buffer

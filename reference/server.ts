@@ -188,6 +188,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
             rawTarget,
             query: url.searchParams,
             headers,
+            rawHeaders: request.rawHeaders,
             body,
             octets,
           }
@@ -200,6 +201,7 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
             outside: true,
             query: url.searchParams,
             headers,
+            rawHeaders: request.rawHeaders,
             body,
             octets,
           }

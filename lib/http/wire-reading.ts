@@ -60,10 +60,17 @@ const ESCAPED_SLASH = /%2F/i
 const ESCAPED_NUL = /%00/
 
 /**
+ * Fields of one value (no list, RFC 9110 §5.3) that an HTTP layer reads for itself: a sender MUST NOT give one twice,
+ * and a recipient need not recover from a message that does (RFC 9110 §2.2). lighttpd refuses a Content-Type given
+ * twice with its own 400 before any handler reads the request (Host twice is a message HTTP refuses, RFC 9112 §3.2).
+ */
+const READ_ONCE_BY_HTTP_LAYERS = ['Content-Type'] as const
+
+/**
  * Why an HTTP layer may answer the request with a refusal in its own words, whatever the service's rules say: HTTP
  * refuses the message as written, its request line is longer than some layers take (RFC 9112 §3: 414), its Host
- * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1) or has a tab around it, or its path holds an
- * escaped slash or an escaped NUL.
+ * names an authority the service may not serve (RFC 9110 §7.4, §4.2.1) or has a tab around it, its path holds an
+ * escaped slash or an escaped NUL, or a field of one value an HTTP layer reads for itself is given twice.
  */
 export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): string | undefined {
   if (reading.invalid) return `HTTP refuses the message as written (${reading.invalid})`
@@ -76,6 +83,9 @@ export function refusableInOwnWords(reading: Omit<KeyedReading, 'ownWords'>): st
   if (ESCAPED_SLASH.test(path))
     return 'an escaped slash in the path, which HTTP layers refuse before any service reads it (Apache httpd, AllowEncodedSlashes Off: 404; Tomcat: 400)'
   if (ESCAPED_NUL.test(path)) return 'an escaped NUL in the path, which an HTTP layer may refuse before any service reads it (nginx: 400)'
+  const doubled = READ_ONCE_BY_HTTP_LAYERS.find((name) => fieldValues(reading.fields, name).length > 1)
+  if (doubled !== undefined)
+    return `a ${doubled} field given twice, which a sender must not send (RFC 9110 §5.3) and an HTTP layer may refuse before any service reads the request (lighttpd: 400)`
   if ((reading.method === 'GET' || reading.method === 'HEAD') && carriesContent(reading.fields))
     return `content on a ${reading.method}, which has no meaning there and which some implementations refuse (RFC 9110 §9.3.1)`
   if (reading.method === 'POST' && !framesContent(reading.fields))

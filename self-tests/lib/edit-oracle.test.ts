@@ -598,6 +598,32 @@ describe('what an edited request may not get in place of an answer', () => {
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available%00x HTTP/1.1', 'Accept: application/json', AUTH)).ownWords).toBeUndefined()
   })
 
+  test('a Content-Type given twice may be refused in the HTTP layer’s own words before the key is read (lighttpd: 400); a create without the key still gets no pet', () => {
+    const pet = '{"name":"a","categoryId":1}'
+    const bodies = { plain: pet, edited: pet }
+    const create = (...fields: string[]) => head('POST /v1/pets HTTP/1.1', ...fields, 'Content-Length: 27')
+    const plain = create('Content-Type: application/json', AUTH)
+    const lighttpd = { response: { status: 400, headers: { 'content-type': 'text/html' }, body: '<h1>400 Bad Request</h1>', bodyBytes: 24 } }
+    const failedOn = (edited: string, outcome: Pick<OperationExchange, 'response' | 'failure'>) =>
+      findingsOn(plain, edited, outcome, answered('{}'), bodies)
+        .filter((finding) => !finding.ok)
+        .map((finding) => finding.requirementId)
+    for (const [first, second] of [
+      ['text/plain', 'application/json'],
+      ['application/json', 'application/json'],
+    ]) {
+      const keyless = create(`Content-Type: ${first}`, `Content-Type: ${second}`)
+      expect(judge(plain, keyless, bodies).ownWords).toMatch(/a Content-Type field given twice/)
+      expect(failedOn(keyless, lighttpd)).toEqual([])
+      expect(failedOn(create(`Content-Type: ${first}`, `Content-Type: ${second}`, AUTH), lighttpd)).toEqual([])
+      // Without the key, a pet is never access the request may have.
+      const created = { response: { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":9,"name":"a","categoryId":1}', bodyBytes: 34 } }
+      expect(failedOn(keyless, created)).toEqual(['auth/no-access-without-key'])
+    }
+    // Once, the Content-Type is the service’s to read, and the key comes first.
+    expect(failedOn(create('Content-Type: text/plain'), lighttpd)).toEqual(['auth/missing-key-401'])
+  })
+
   test('a valid create with an Accept that admits no JSON, refused with 400 (Mojolicious::Plugin::OpenAPI checks Accept after it has created the pet): the failure names 406 beside 201', () => {
     const pet = '{"name":"n","categoryId":1,"status":"sold"}'
     const create = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 43')

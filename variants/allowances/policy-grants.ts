@@ -180,6 +180,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
     ],
   },
   {
+    row: 'RFC 9110 §5.3, §2.2 (a field of one value given twice, which a sender must not send)',
+    grants: 'a Content-Type given twice refused before the key is read, in the words of the HTTP layer that reads it',
+    operators: ['http-layer-refuses-doubled-content-type'],
+  },
+  {
     row: 'RFC 9110 §7.4, §4.2.1 (a target authority the server does not serve)',
     grants: 'a Host it does not serve (empty, spelled with escapes, another name) refused before the key is read, in the words of whatever checks hosts',
     operators: ['hosts-not-served-refused-400'],

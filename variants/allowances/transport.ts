@@ -146,6 +146,23 @@ export const transportAllowances: Allowance[] = [
           },
   },
   {
+    id: 'http-layer-refuses-doubled-content-type',
+    does: 'the HTTP server answers a request that gives Content-Type twice with its own 400 page in HTML and closes, before any handler reads the key (as lighttpd does)',
+    source: { rfc: 'RFC 9110 §5.3, §2.2' },
+    allowedBy:
+      "A sender MUST NOT generate multiple field lines with the same name in a message … unless … the field's definition allows multiple field line values; Unless noted otherwise, a recipient MAY attempt to recover a usable protocol element from an invalid construct",
+    layer: 'edge',
+    wrap: (inner) => async (request) =>
+      (request.rawHeaders ?? []).filter((item, index) => index % 2 === 0 && item.toLowerCase() === 'content-type').length > 1
+        ? {
+            status: 400,
+            headers: { 'content-type': 'text/html' },
+            body: '<?xml version="1.0" encoding="iso-8859-1"?>\n<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head><body><h1>400 Bad Request</h1></body></html>\n',
+            delivery: { closeConnection: true },
+          }
+        : inner(request),
+  },
+  {
     id: 'connection-close',
     does: 'every answer closes the connection (no keep-alive)',
     source: { rfc: 'RFC 9112 §9.6' },
