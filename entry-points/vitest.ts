@@ -122,7 +122,9 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
       }
       const open = opened.session
       const checks = selectedChecks.filter((definition) => wanted.has(definition.title))
-      judged = runCheckStep(open, checks, { onReport: (report) => reports.get(report.title)?.resolve(report) }).then((checked) => judgeRun(open, checked))
+      judged = runCheckStep(open, checks, { suite: petstoreSuite.checks, onReport: (report) => reports.get(report.title)?.resolve(report) }).then((checked) =>
+        judgeRun(open, checked),
+      )
       // Should the check step itself fail, every test waiting on a report fails with it at once, not at vitest's timeout.
       judged.catch((error: unknown) => {
         for (const pending of reports.values()) pending.reject(error)

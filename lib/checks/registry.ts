@@ -17,6 +17,8 @@ export interface CheckDefinition {
   run: (check: Check) => Promise<void>
   /** Runs before every other check starts (CheckOptions.first). */
   first?: true
+  /** Requirements its findings are charged to beside its title's (CheckOptions.judges). */
+  judges?: readonly string[]
 }
 
 export interface CheckOptions {
@@ -26,6 +28,11 @@ export interface CheckOptions {
    * assumed). For a check whose evidence the lists hold only while they have room.
    */
   first?: boolean
+  /**
+   * Requirements the check's findings are charged to beside the one its title names (the neighbourhood's rules): a
+   * filtered run that leaves the check out says that its passes of them are partial.
+   */
+  judges?: readonly string[]
 }
 
 const definitions: CheckDefinition[] = []
@@ -53,7 +60,7 @@ export function fillTitle(title: string, row: unknown): string {
 }
 
 function register(title: string, run: (check: Check) => Promise<void>, options: CheckOptions = {}): void {
-  definitions.push({ title, group: groups.join(' › '), run, ...(options.first ? { first: true as const } : {}) })
+  definitions.push({ title, group: groups.join(' › '), run, ...(options.first ? { first: true as const } : {}), ...(options.judges ? { judges: options.judges } : {}) })
 }
 
 type CheckBody = (context: CheckContext) => Promise<void>
@@ -66,11 +73,12 @@ export const test = Object.assign(
     register(title, (check) => body({ check }), options)
   },
   {
-    /** One check per row: `test.for(rows)('[area/slug] … %s …', async (row, { check }) => { … })`. */
+    /** One check per row: `test.for(rows)('[area/slug] … %s …', async (row, { check }) => { … })`, options before the body. */
     for:
       <T>(rows: readonly T[]) =>
-      (title: string, body: RowCheckBody<T>): void => {
-        for (const row of rows) register(fillTitle(title, row), (check) => body(row, { check }))
+      (title: string, ...rest: [RowCheckBody<T>] | [CheckOptions, RowCheckBody<T>]): void => {
+        const [options, body] = rest.length === 1 ? [{}, rest[0]] : rest
+        for (const row of rows) register(fillTitle(title, row), (check) => body(row, { check }), options)
       },
   },
 )

@@ -34,6 +34,8 @@ export interface RequirementResult {
   change?: Change
   /** The broken answer this requirement failed from, when others failed from it too (see root-causes.ts). */
   rootCause?: string
+  /** Why a pass rests on part of what a run without the requirement filter judges (lib/run/partial-passes.ts). */
+  partial?: string
 }
 
 /** Most failures kept per requirement in reports. */
@@ -119,9 +121,19 @@ function judgeSorted(req: Requirement, sorted: ReportsByRequirement, now: Date, 
   return { ...result, verdict: 'inconclusive', reasons: reasons.length ? reasons : ['no check of this requirement ran'] }
 }
 
-export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[]): RequirementResult[] {
+/**
+ * Every requirement's verdict; a pass that `partial` names says why it rests on part of what a run without the filter
+ * judges, and an inconclusive one adds it to its reasons (where else to look for the evidence).
+ */
+export function judgeAll(reports: readonly CheckReport[], now: Date, filter: readonly string[], partial: ReadonlyMap<string, string> = new Map()): RequirementResult[] {
   const sorted = byRequirement(reports)
-  return requirements.map((req) => judgeSorted(req, sorted, now, filter))
+  return requirements.map((req) => {
+    const result = judgeSorted(req, sorted, now, filter)
+    const why = partial.get(req.id)
+    if (why === undefined) return result
+    if (result.verdict === 'pass') return { ...result, partial: why }
+    return result.verdict === 'inconclusive' ? { ...result, reasons: [...result.reasons, why] } : result
+  })
 }
 
 /** Every requirement of a run that stopped before judging: what the filter selected is inconclusive with the stop reason. */

@@ -48,6 +48,8 @@ function detail(result: RequirementResult, firstOfCause: ReadonlySet<string>): s
       return `\n      ${result.reasons.join('; ')}`
     case 'info':
       return result.observations.length ? `\n      ${result.observations.slice(0, 3).join('\n      ')}` : ''
+    case 'pass':
+      return result.partial ? `\n      partial: ${result.partial}` : ''
     default:
       return ''
   }

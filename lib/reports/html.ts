@@ -68,6 +68,7 @@ function detailsOf(result: RequirementResult): string {
   ]
   if (result.decision) parts.push(`<p><b>How the policy settles it:</b> ${escapeHtml(result.decision)}</p>`)
   if (result.reasons.length) parts.push(`<p><b>Why ${escapeHtml(result.verdict)}:</b> ${escapeHtml(result.reasons.join('; '))}</p>`)
+  if (result.partial) parts.push(`<p><b>Partial:</b> ${escapeHtml(result.partial)}</p>`)
   if (result.observations.length) parts.push(`<p><b>Recorded:</b></p><ul>${result.observations.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
   if (result.retried.length) parts.push(`<p><b>Retried requests:</b></p><ul>${result.retried.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`)
   if (result.harnessErrors.length) parts.push(`<p><b>Harness errors:</b></p><pre>${escapeHtml(result.harnessErrors.join('\n'))}</pre>`)

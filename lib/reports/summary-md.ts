@@ -28,6 +28,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
   const s = run.summary
   const failed = run.requirements.filter((result) => result.verdict === 'fail')
   const warned = run.requirements.filter((result) => result.verdict === 'warn')
+  const partial = run.requirements.filter((result) => result.partial !== undefined)
   const lines = [
     `## Pet Store conformance: ${MARK[run.headline.text]} ${run.headline.text}`,
     '',
@@ -39,6 +40,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.inconclusive} | ${s.info} | ${s.skipped} | ${s.untestable} |`,
     // What the run left on the store, as the console says it: the spec has no DELETE, so a pipeline plans for it.
     ...(run.writes ? ['', writesLine(run.writes)] : []),
+    ...(partial.length > 0 ? ['', `Partial passes (${partial.map((result) => `\`${result.id}\``).join(', ')}): ${inline(partial[0]?.partial ?? '', 400)}.`] : []),
   ]
   if (run.baseline) {
     const b = run.baseline

@@ -22,12 +22,14 @@ import { keepLastVerdict, writeAtomically, writeReports } from '../reports/write
 import { isSelected } from '../spec/catalogue.js'
 import { packageVersion } from '../spec/package-root.js'
 import { assembleRun } from './assemble-run.js'
+import { partialPasses } from './partial-passes.js'
 import { CANCELLED, type Ending, type RunIo, type RunSession } from './run-session.js'
 
-/** What the checks step gives back: a report per check, and what the watchdog saw. */
+/** What the checks step gives back: a report per check, what the watchdog saw, and why a pass would be partial (partialPasses). */
 export interface Checked {
   reports: CheckReport[]
   alarms: StallAlarm[]
+  partial: ReadonlyMap<string, string>
 }
 
 export interface CheckStepOptions {
@@ -35,6 +37,8 @@ export interface CheckStepOptions {
   onProgress?: RunChecksOptions['onProgress']
   /** Called with each check's report as it ends (the vitest entry hands each to its test). */
   onReport?: RunChecksOptions['onReport']
+  /** The suite's every check, when the definitions given are a part of it (the vitest entry's selection). */
+  suite?: readonly CheckDefinition[]
 }
 
 /** Run the given checks (those the requirement filter selects) within the run's stop, with the watchdog on. */
@@ -55,7 +59,7 @@ export async function runCheckStep(session: RunSession, definitions: readonly Ch
   if (isSelected('createPet/read-your-writes-lag', config.requirements)) reports.push(lagReport(state.lagLog, config.consistencyWindowMs, config.profile === 'smoke'))
   if (isSelected('responses/close-announced', config.requirements))
     reports.push(closesReport(client.unannouncedCloses, client.traffic.attempts.filter((attempt) => attempt.status !== undefined).length, session.redact, client.closeEvidence))
-  return { reports, alarms }
+  return { reports, alarms, partial: partialPasses(options.suite ?? definitions, reports, config.requirements) }
 }
 
 /** From the check reports to the requirement verdicts and the exit code, the baseline compared and a stop accounted for. */
@@ -70,7 +74,7 @@ export function judgeRun(session: RunSession, checked: Checked): Ending {
           : `the run deadline of ${config.deadlineMs} ms passed; checks not finished by then are inconclusive`,
       ]
     : []
-  const judged = judgeAll(checked.reports, new Date(config.now), config.requirements)
+  const judged = judgeAll(checked.reports, new Date(config.now), config.requirements, checked.partial)
   const compared = config.baseline ? compareWithBaseline(judged, config.baseline) : undefined
   const requirements = compared?.results ?? judged
   return {

@@ -1,8 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import { statusWords } from '../../lib/checks/assertions.js'
 import type { CheckReport } from '../../lib/checks/check-result.js'
-import { exitCodeOf, judge } from '../../lib/judging/verdicts.js'
+import { EDIT_FINDING_REQUIREMENTS } from '../../lib/checks/edited-answers.js'
+import type { CheckDefinition } from '../../lib/checks/registry.js'
+import { exitCodeOf, judge, judgeAll } from '../../lib/judging/verdicts.js'
 import { remainingWords } from '../../lib/reports/console.js'
+import { JUDGED_ON_SELECTED_ANSWERS, partialPasses } from '../../lib/run/partial-passes.js'
 import { requirement } from '../../lib/spec/catalogue.js'
 
 const today = new Date('2026-11-21T00:00:00Z')
@@ -54,6 +57,26 @@ describe('verdicts follow policy §1', () => {
   test('a requirement outside the filter is skipped; an untestable one is listed as such', () => {
     expect(judge(requirement('listPets/returns-pets'), [], today, ['auth/']).verdict).toBe('skipped')
     expect(judge(requirement('scope/events'), [], today, []).verdict).toBe('untestable')
+  })
+
+  test('under a filter, a pass of a requirement judged on every answer, or by a check the filter left out, says it is partial; without one it does not', () => {
+    const finding = { requirementId: 'responses/no-server-error', exchangeId: 1, ok: true }
+    const lookalike = report('auth/key-lookalike-401', 'pass', { incidental: [finding] })
+    const checks: CheckDefinition[] = [
+      { title: lookalike.title, group: 'auth', run: async () => {} },
+      { title: '[responses/edits-answered] every edit', group: 'edits', run: async () => {}, judges: EDIT_FINDING_REQUIREMENTS },
+    ]
+    const verdictOf = (id: string, filter: string[], reports = [lookalike]) =>
+      judgeAll(reports, today, filter, partialPasses(checks, reports, filter)).find((result) => result.id === id)
+    expect(verdictOf('responses/no-server-error', ['auth/', 'responses/no-server-error'])).toMatchObject({ verdict: 'pass', partial: JUDGED_ON_SELECTED_ANSWERS })
+    expect(verdictOf('auth/key-lookalike-401', ['auth/'])).toMatchObject({ verdict: 'pass', partial: expect.stringMatching(/add responses\/edits-answered to --requirements/) })
+    // The edits ran: the lookalike rule is judged on them too.
+    const edits = report('responses/edits-answered', 'pass', { title: '[responses/edits-answered] every edit' })
+    expect(verdictOf('auth/key-lookalike-401', ['auth/', 'responses/edits-answered'], [lookalike, edits])?.partial).toBeUndefined()
+    // Where the left-out check is all that judges it, the reasons of the inconclusive verdict name it.
+    expect(verdictOf('auth/options-without-key', ['auth/'])?.reasons.join('; ')).toMatch(/no check of this requirement ran; .*add responses\/edits-answered/)
+    expect(verdictOf('responses/no-server-error', [])?.partial).toBeUndefined()
+    expect(verdictOf('auth/key-lookalike-401', [])?.partial).toBeUndefined()
   })
 
   test('exit codes: 1 on a MUST failure, and on a SHOULD warning only when strict', () => {
