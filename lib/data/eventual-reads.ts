@@ -26,10 +26,15 @@ export interface EventualRead {
   windowSpent: boolean
 }
 
-/** How long a read looked, for a failure's message: "within the consistency window of 5000 ms (8 reads over 5120 ms)". */
+/**
+ * How long a read looked, for a failure's message: "within the consistency window of 5000 ms (8 reads over 5120 ms)".
+ * A last read that got no answer (a timeout, a reset) is named as such: the window did not close on a missing pet.
+ */
 export function windowWords(read: EventualRead): string {
   const reads = `${read.reads} ${read.reads === 1 ? 'read' : 'reads'} over ${read.waitedMs} ms`
-  return `within the consistency window of ${read.windowMs} ms (${reads}${read.windowSpent ? '; read once: an earlier pet already stayed missing for a whole window' : ''})`
+  const { failure, response } = read.exchange
+  const unanswered = failure && !response ? `; the last read got no answer (${failure.message}), which is no lag of the store` : ''
+  return `within the consistency window of ${read.windowMs} ms (${reads}${read.windowSpent ? '; read once: an earlier pet already stayed missing for a whole window' : ''}${unanswered})`
 }
 
 /** The lags the checks of one run saw, for createPet/read-your-writes-lag, and whether a read has spent a whole window yet. */

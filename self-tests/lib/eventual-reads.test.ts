@@ -130,6 +130,24 @@ describe('reads of created pets within the consistency window (policy §2, consi
     expect(windowWords(after)).toMatch(/read once: an earlier pet already stayed missing for a whole window/)
   })
 
+  test('a last read that got no answer is named as such, not as a pet the window closed on', async () => {
+    const timedOut = async () =>
+      ({ id: 1, failure: { kind: 'timeout', message: 'no answer within 10000 ms (--timeout-ms)' }, retries: [], durationMs: 10_000 }) as unknown as OperationExchange
+    let clock = 0
+    const read = await readWithinWindow({
+      windowMs: 400,
+      what: 'GET /pets/1',
+      read: timedOut,
+      found: (exchange) => exchange.response?.status === 200,
+      log: new LagLog(),
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms
+      },
+    })
+    expect(windowWords(read)).toMatch(/the last read got no answer \(no answer within 10000 ms \(--timeout-ms\)\), which is no lag of the store\)$/)
+  })
+
   test('a miss while preparing data (seeding) is no evidence: later reads still wait', async () => {
     const log = new LagLog()
     const seeding = readsFinding(undefined)
