@@ -37,6 +37,8 @@ export interface ServiceResponse {
     closeConnection?: boolean
     delayMs?: number
     resetConnection?: boolean
+    /** Reset the connection (no FIN, unread octets dropped) as soon as the answer is written, without `Connection: close`. */
+    resetAfterAnswer?: boolean
     /** End the connection (a FIN) without writing any answer, the request read whole. */
     endWithoutAnswer?: boolean
     /** To HEAD: the body written after the head all the same (which HTTP never sends to HEAD), then the connection ended. */

@@ -66,6 +66,8 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
     resetting.add(socket)
     response.once('finish', () => setTimeout(() => socket.destroy(), 500))
   }
+  // After the write's own callbacks: a reset from inside 'finish' left the sockets' handles open in this process (Node 24), spinning its loop.
+  if (delivery.resetAfterAnswer && socket) response.once('finish', () => setImmediate(() => socket.resetAndDestroy()))
   if (delivery.delayMs) await new Promise((resolve) => setTimeout(resolve, delivery.delayMs))
   if (delivery.resetConnection) return void response.socket?.resetAndDestroy()
   if (delivery.endWithoutAnswer) return void response.socket?.end()

@@ -76,6 +76,8 @@ interface ConnectionState {
    * before). It is reported only once a fresh connection answers the lost request (lostOnDroppedConnection).
    */
   endedUnderRequest?: boolean
+  /** Its reset, which failed requests never written on it, was reported (once for the connection, however many it failed). */
+  resetReported?: boolean
   last?: PreviousAnswer & { at: number; announcedClose: boolean }
 }
 
@@ -93,6 +95,8 @@ function closeSoonAfter(answeredAt: number, afterMs: number): boolean {
 }
 
 const connections = new WeakMap<Socket, ConnectionState>()
+/** The connections open to each origin, for a request lost before its head went out on one (resetConnectionOf). */
+const openConnections = new Map<string, Set<Socket>>()
 const socketOf = new WeakMap<UndiciRequest, Socket>()
 const answered = new WeakSet<UndiciRequest>()
 const lost = new WeakMap<object, LostRequest>()
@@ -123,6 +127,12 @@ function subscribeOnce(): void {
     }
     const state: ConnectionState = { origin: String(request.origin ?? ''), answers: 0, closeAsked: asksClose, awaiting: true }
     connections.set(socket, state)
+    const open = openConnections.get(state.origin) ?? new Set()
+    openConnections.set(state.origin, open.add(socket))
+    socket.once('close', () => {
+      open.delete(socket)
+      if (open.size === 0 && openConnections.get(state.origin) === open) openConnections.delete(state.origin)
+    })
     socket.once('end', () => {
       const last = state.last
       if (!last || last.announcedClose || state.closeAsked) return
@@ -155,7 +165,8 @@ function subscribeOnce(): void {
   })
   subscribe('undici:request:error', (message) => {
     const { request, error } = message as { request: UndiciRequest; error: unknown }
-    const socket = socketOf.get(request)
+    const written = socketOf.get(request)
+    const socket = written ?? resetConnectionOf(String(request.origin ?? ''))
     const state = socket ? connections.get(socket) : undefined
     // Only a request that got no byte of an answer, on a connection that had already carried one, which the target
     // ended under it: closed (its FIN: the socket's reading side ended) or reset. Whether the request itself was at
@@ -168,6 +179,16 @@ function subscribeOnce(): void {
     const { method, path, status, at, announcedClose } = state.last
     const afterMs = Math.round(performance.now() - at)
     const previous = { method, path, status }
+    // A request never written cannot be what the target refused: its reset closed the connection after the answer
+    // before, and is reported now, once a connection, like a close heard while no request awaited an answer.
+    if (!written) {
+      if (!announcedClose && !state.resetReported && closeSoonAfter(at, afterMs)) {
+        state.resetReported = true
+        for (const watcher of watchers.get(state.origin) ?? []) watcher({ previous, afterMs })
+      }
+      lost.set(error, { previous, announced: announcedClose, closed })
+      return
+    }
     // A reset, or a close that came under this request: reported once a fresh connection answers it (a close heard while
     // no request awaited an answer was reported when it came).
     const unheard = !closed || state.endedUnderRequest === true
@@ -178,6 +199,21 @@ function subscribeOnce(): void {
       ...(unheard && !announcedClose && closeSoonAfter(at, afterMs) ? { unreportedClose: { previous, afterMs } } : {}),
     })
   })
+}
+
+/**
+ * The connection a request that failed before its head went out was lost on: undici gave it to a kept-alive
+ * connection the target had just reset (warp resets one whose request body it left unread past 8 KiB, right after its
+ * answer), and failed it with the reset before writing it. Node marks a socket errored before its error is emitted, so
+ * that connection is the one of the origin that has carried an answer and is errored now; the latest such, if several.
+ */
+function resetConnectionOf(origin: string): Socket | undefined {
+  let latest: { socket: Socket; at: number } | undefined
+  for (const socket of openConnections.get(origin) ?? []) {
+    const at = connections.get(socket)?.last?.at
+    if (socket.errored && at !== undefined && (latest === undefined || at > latest.at)) latest = { socket, at }
+  }
+  return latest?.socket
 }
 
 /** The answer before, when `error` is that of a request the target never answered because it closed or reset the connection the request came on. */

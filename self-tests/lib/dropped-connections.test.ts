@@ -6,12 +6,14 @@
  * The server here is a plain socket: it answers the first request of each connection, then reads the next one and
  * destroys the connection without a byte of answer. No timing decides what happens.
  */
+import { channel } from 'node:diagnostics_channel'
+import { EventEmitter } from 'node:events'
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { closesReport } from '../../lib/checks/connection-closes.js'
 import { createRunRedactor } from '../../lib/checks/evidence.js'
 import { HttpClient } from '../../lib/http/client.js'
-import type { UnannouncedClose } from '../../lib/http/connection-reuse.js'
+import { lostOnDroppedConnection, type UnannouncedClose, watchCloses } from '../../lib/http/connection-reuse.js'
 
 interface Dropper {
   baseUrl: string
@@ -180,5 +182,35 @@ describe('a connection the target closes under a request', () => {
     expect((await client.send({ method: 'GET', path: '/pets/5', headers: {} })).response?.status).toBe(200)
     await expect.poll(() => client.unannouncedCloses.some((close) => close.previous.path === '/v1/pets/5')).toBe(true)
     expect(client.unannouncedCloses.map((close) => close.previous.path)).toEqual(['/v1/pets/5'])
+  })
+})
+
+describe('a connection the target resets right after an answer, as warp does when it left a body unread', () => {
+  // undici gave the next request to that connection and failed it with the reset before writing its head: no
+  // sendHeaders came for it. Told from undici's diagnostics channels, published here as undici publishes them.
+  test('a request failed by the reset before its head went out is lost to the connection, and the close after the answer is reported at once, once', async () => {
+    const origin = 'http://127.0.0.1:1'
+    const closes: UnannouncedClose[] = []
+    const stopWatching = watchCloses(origin, (close) => closes.push(close))
+    open.push({ close: async () => stopWatching() })
+    const socket = Object.assign(new EventEmitter(), { errored: null as Error | null, readableEnded: false })
+    const large = { origin, method: 'POST', path: '/v1/pets' }
+    channel('undici:client:sendHeaders').publish({ request: large, socket, headers: 'POST /v1/pets HTTP/1.1\r\n' })
+    channel('undici:request:headers').publish({ request: large, response: { statusCode: 413, headers: [] } })
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    socket.errored = reset
+    const errors = [reset, Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })]
+    for (const error of errors) channel('undici:request:error').publish({ request: { origin, method: 'POST', path: '/v1/pets' }, error })
+    for (const error of errors)
+      expect(lostOnDroppedConnection(error)).toMatchObject({ previous: { method: 'POST', path: '/v1/pets', status: 413 }, announced: false, closed: false })
+    expect(closes.map((close) => close.previous.status)).toEqual([413])
+    // A connection that is not errored lost nothing: a request failed elsewhere is no request lost to it.
+    const healthy = Object.assign(new EventEmitter(), { errored: null, readableEnded: false })
+    const read = { origin: 'http://127.0.0.1:2', method: 'GET', path: '/v1/pets' }
+    channel('undici:client:sendHeaders').publish({ request: read, socket: healthy, headers: 'GET /v1/pets HTTP/1.1\r\n' })
+    channel('undici:request:headers').publish({ request: read, response: { statusCode: 200, headers: [] } })
+    const refused = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    channel('undici:request:error').publish({ request: { origin: 'http://127.0.0.1:2', method: 'GET', path: '/v1/pets' }, error: refused })
+    expect(lostOnDroppedConnection(refused)).toBeUndefined()
   })
 })

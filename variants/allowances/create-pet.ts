@@ -312,4 +312,15 @@ export const createPetAllowances: Allowance[] = [
     group: 'body limit',
     wrap: refusedAfterAuth(413, 'payload_too_large', (request) => isCreatePet(request) && tooLarge(request)),
   },
+  {
+    id: 'body-limit-64kib-413-then-reset',
+    does: 'a body over 64 KiB is refused with 413 and an Error body, unread, and the connection is reset right after the answer without Connection: close (warp resets a connection whose request body it left unread past 8 KiB)',
+    source: { policy: 'name lengths' },
+    allowedBy: 'Beyond 64 KiB a service may refuse the body with 413 and an Error body (INFO: the limit found)',
+    layer: 'edge',
+    group: 'body limit',
+    warns: ['responses/close-announced'],
+    wrap: (inner) => async (request) =>
+      tooLarge(request) ? { ...errorResponse(413, 'payload_too_large', 'the body is over 64 KiB'), delivery: { resetAfterAnswer: true } } : inner(request),
+  },
 ]

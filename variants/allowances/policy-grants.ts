@@ -95,7 +95,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   },
   { row: 'views of one pet', grants: 'a pet the run did not create may change status between reads (transitions: not shown)', operators: ['pets-sold-while-read'] },
   { row: 'concurrent creates', grants: 'creates overlap in time: pets other clients create while the run reads and writes', operators: ['other-clients-create-pets'] },
-  { row: 'name lengths', grants: 'beyond 64 KiB, a 413 with an Error body (INFO)', operators: ['body-limit-64kib-413'] },
+  { row: 'name lengths', grants: 'beyond 64 KiB, a 413 with an Error body (INFO)', operators: ['body-limit-64kib-413', 'body-limit-64kib-413-then-reset'] },
   { row: 'name lengths', grants: 'a valid name of any length, stored whole', operators: ['long-names-in-store'] },
   {
     row: 'equivalent spellings',
