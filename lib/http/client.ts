@@ -360,6 +360,9 @@ export class HttpClient {
     return this.connections.tlsAlert(this.base, Math.min(this.options.timeoutMs, 5_000))
   }
 
+  /** Every request from now on on a connection of its own (connections.ts: a target that serves one connection at a time). */
+  keepNoConnectionAlive = (): Promise<void> => this.connections.keepNoneAlive()
+
   /**
    * The fields every request starts from: the User-Agent, the extra headers and, unless the run sends none, a
    * traceparent whose span each attempt fills in (a request written octet for octet carries it as written).
@@ -382,19 +385,14 @@ export class HttpClient {
     return gate
   }
 
-  /** Closes the connections once the requests in flight have their answers. */
-  async close(): Promise<void> {
+  /** Closes the connections once the requests in flight have their answers (`now`: at once, failing them). */
+  async close(now = false): Promise<void> {
     this.stopWatchingCloses()
     this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await this.connections.close()
+    await (now ? this.connections.destroy() : this.connections.close())
     this.bodies.discard()
   }
 
   /** Closes the connections now, failing the requests still in flight. */
-  async destroy(): Promise<void> {
-    this.stopWatchingCloses()
-    this.options.stop?.removeEventListener('abort', this.abortInFlight)
-    await this.connections.destroy()
-    this.bodies.discard()
-  }
+  destroy = (): Promise<void> => this.close(true)
 }

@@ -79,9 +79,26 @@ export class TargetConnections {
     this.dispatcher = this.agent(this.agentOptions)
   }
 
+  /** Set by keepNoneAlive: every request goes on a connection of its own. */
+  private noneKeptAlive = false
+  /** The kept-alive dispatchers keepNoneAlive closed: closed once, never again (undici refuses to close one twice). */
+  private readonly retired = new Set<Dispatcher>()
+
+  /**
+   * From now on every request, edited or not, goes on a connection of its own, closed after its answer, and the
+   * kept-alive connections are closed: for a target that serves one connection at a time and holds an idle one open
+   * (lib/run/held-connections.ts), where a request on another connection waits out that one's keep-alive timeout.
+   */
+  async keepNoneAlive(): Promise<void> {
+    this.noneKeptAlive = true
+    const keptAlive = [this.dispatcher, ...(this.wire ? [this.wire.keptAlive] : [])]
+    for (const dispatcher of keptAlive) this.retired.add(dispatcher)
+    await Promise.all(keptAlive.map((dispatcher) => dispatcher.close()))
+  }
+
   /** A request on the kept-alive pool, or on a connection of its own (`fresh`). */
   request(fresh: boolean, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-    return (fresh ? this.freshConnectionAgent() : this.dispatcher).request(options)
+    return (fresh || this.noneKeptAlive ? this.freshConnectionAgent() : this.dispatcher).request(options)
   }
 
   /** Whether edited requests can go out: they are written on direct connections only. */
@@ -114,7 +131,7 @@ export class TargetConnections {
     const { heads, keptAlive } = this.wire
     const id = heads.register(head)
     try {
-      const answer = await (ownConnection ? this.ownConnectionPool(origin) : keptAlive).request({
+      const answer = await (ownConnection || this.noneKeptAlive ? this.ownConnectionPool(origin) : keptAlive).request({
         origin,
         // Never written (the registered head goes in its place): the target as written, where undici and the reports name the request.
         path: pathLabel(head),
@@ -185,6 +202,8 @@ export class TargetConnections {
   /** Every dispatcher made so far. */
   private dispatchers(): Dispatcher[] {
     const { freshConnections, wire } = this
-    return [this.dispatcher, ...(freshConnections ? [freshConnections] : []), ...(wire ? [...wire.own.values(), wire.keptAlive] : [])]
+    return [this.dispatcher, ...(freshConnections ? [freshConnections] : []), ...(wire ? [...wire.own.values(), wire.keptAlive] : [])].filter(
+      (dispatcher) => !this.retired.has(dispatcher),
+    )
   }
 }

@@ -25,6 +25,7 @@ import { packageVersion } from '../spec/package-root.js'
 import type { OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 import type { RunFacts } from './assemble-run.js'
 import type { Config } from './config.js'
+import { connectionsHeldBack, heldConnectionsLine, mayHoldConnections } from './held-connections.js'
 import { listNotThere, noPetStoreReason } from './no-pet-store.js'
 import type { ConformanceSuite, RunningReference } from './suite.js'
 
@@ -151,12 +152,18 @@ function sayWhatIsJudged(session: RunSession): void {
  * known after one timeout, not a wave later. No connection or no TLS session: nothing can be judged; a key every
  * operation refuses, or a base URL where nothing answers like the interface: a set-up mistake.
  */
-async function preflight(session: RunSession, api: PetstoreApi): Promise<Ending | undefined> {
-  const [list, get, probe] = await Promise.all([
+async function preflight(session: RunSession, api: PetstoreApi): Promise<{ ended?: Ending; firstReads: OperationExchange[] }> {
+  const firstReads = await Promise.all([
     api.listPets({ limit: 1 }),
     api.getPet(INT64_MAX),
     api.send(withPathBelowBase(api.request({ operation: 'listPets' }, null), ['pets', '']), 'probe'),
   ])
+  const ended = await endingOf(session, api, firstReads as [OperationExchange, OperationExchange, OperationExchange])
+  return ended ? { ended, firstReads } : { firstReads }
+}
+
+/** How the run ends at its first reads, when it cannot go on: the target unreachable, the key refused everywhere, no pet store there. */
+async function endingOf(session: RunSession, api: PetstoreApi, [list, get, probe]: [OperationExchange, OperationExchange, OperationExchange]): Promise<Ending | undefined> {
   // Anything else (a timeout, a reset, a huge body) is the target's behaviour, which the checks judge and report.
   if (list.failure && (list.failure.kind === 'unreachable' || list.failure.kind === 'tls')) {
     return { exitCode: EXIT.harness, stopReason: `target unreachable: GET ${list.request.url}: ${list.failure.message}` }
@@ -238,8 +245,16 @@ export async function openRun(
     sayWhatIsJudged(session)
     // The preflight's and the seeding's exchanges are judged like every other (policy §2b).
     const api = session.state.api()
-    const ended = await preflight(session, api)
+    const { ended, firstReads } = await preflight(session, api)
     if (ended) return { session, ended }
+    // Against a service of the user's (never the embedded reference, which serves connections at once), directly.
+    if (config.baseUrl !== undefined && session.client.writesEditedRequests && mayHoldConnections(firstReads)) {
+      const held = await connectionsHeldBack(api)
+      if (held) {
+        session.out(heldConnectionsLine(held))
+        await session.client.keepNoConnectionAlive()
+      }
+    }
     if (config.profile !== 'smoke') await seed(session, api, runId, lagLog)
     return { session }
   } catch (error) {

@@ -87,8 +87,8 @@ export class PetstoreApi {
     return operationRequest(this.context, call, authorization)
   }
 
-  listPets(query: ListQuery = {}, authorization?: Authorization): Promise<OperationExchange> {
-    return this.plain(this.request({ operation: 'listPets', query }, authorization))
+  listPets(query: ListQuery = {}, authorization?: Authorization, { ownConnection = false }: { ownConnection?: boolean } = {}): Promise<OperationExchange> {
+    return this.plain(this.request({ operation: 'listPets', query }, authorization), ownConnection)
   }
 
   /**
