@@ -22,6 +22,9 @@ function oneLine(text: string): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line
 }
 
+/** The most of a reproduction the console shows: a create of 64 KiB is a command a terminal should not scroll through. */
+const REPRODUCE_SHOWN = 2_000
+
 /** A failure as the console shows it: the message, then the counterexample, the curl line, its trace and span ids and the replay command when there are. */
 export function renderFailure(failure: Failure, suffix = ''): string[] {
   const first = failure.evidence[0]
@@ -29,7 +32,9 @@ export function renderFailure(failure: Failure, suffix = ''): string[] {
   return [
     `${failure.message}${suffix}`,
     ...(failure.replay ? [`counterexample: ${oneLine(failure.replay.counterexample)}`] : []),
-    ...(first ? [`reproduce: ${first.curl}`] : []),
+    ...(first
+      ? [`reproduce: ${first.curl.length > REPRODUCE_SHOWN ? `${first.curl.slice(0, REPRODUCE_SHOWN)}… (whole in report.html, results.json and junit.xml)` : first.curl}`]
+      : []),
     ...(trace ? [trace] : []),
     ...(failure.replay ? [`replay: ${failure.replay.command}`] : []),
   ]

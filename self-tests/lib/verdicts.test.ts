@@ -4,7 +4,7 @@ import type { CheckReport } from '../../lib/checks/check-result.js'
 import { EDIT_FINDING_REQUIREMENTS } from '../../lib/checks/edited-answers.js'
 import type { CheckDefinition } from '../../lib/checks/registry.js'
 import { exitCodeOf, judge, judgeAll } from '../../lib/judging/verdicts.js'
-import { remainingWords } from '../../lib/reports/console.js'
+import { remainingWords, renderFailure } from '../../lib/reports/console.js'
 import { JUDGED_ON_SELECTED_ANSWERS, partialPasses } from '../../lib/run/partial-passes.js'
 import { requirement } from '../../lib/spec/catalogue.js'
 
@@ -77,6 +77,15 @@ describe('verdicts follow policy §1', () => {
     expect(verdictOf('auth/options-without-key', ['auth/'])?.reasons.join('; ')).toMatch(/no check of this requirement ran; .*add responses\/edits-answered/)
     expect(verdictOf('responses/no-server-error', [])?.partial).toBeUndefined()
     expect(verdictOf('auth/key-lookalike-401', [])?.partial).toBeUndefined()
+  })
+
+  test('the console shows a reproduction of up to 2,000 characters and says where the whole one is; the reports keep it whole', () => {
+    const evidence = (curl: string) => ({ message: 'm', evidence: [{ curl }] }) as unknown as Parameters<typeof renderFailure>[0]
+    expect(renderFailure(evidence('curl -sS x'))).toContain('reproduce: curl -sS x')
+    const long = `curl -sS --data-binary '${'n'.repeat(65_000)}'`
+    const [, shown] = renderFailure(evidence(long))
+    expect(shown?.length).toBeLessThan(2_100)
+    expect(shown).toMatch(/… \(whole in report\.html, results\.json and junit\.xml\)$/)
   })
 
   test('exit codes: 1 on a MUST failure, and on a SHOULD warning only when strict', () => {
