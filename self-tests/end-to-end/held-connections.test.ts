@@ -7,6 +7,7 @@
 import { createServer, type Socket } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { HELD_MS } from '../../lib/run/held-connections.js'
+import { onRequests } from '../helpers/raw-requests.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY, startTarget } from '../helpers/targets.js'
 
@@ -26,25 +27,17 @@ async function startOneAtATime(idleMs: number, onTestFinished: (close: () => Pro
   }
   const serve = (socket: Socket) => {
     serving = socket
-    let buffered = ''
     let idle = setTimeout(() => socket.end(), idleMs)
-    socket.on('data', (chunk) => {
-      buffered += chunk.toString('latin1')
-      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-        const head = buffered.slice(0, end)
-        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
-        if (buffered.length < end + 4 + length) return
-        buffered = buffered.slice(end + 4 + length)
-        const keyed = head.toLowerCase().includes(`authorization: bearer ${API_KEY.toLowerCase()}`)
-        const body = keyed ? '[]' : '{"code":"unauthorized","message":"no key"}'
-        const close = /\r\nconnection: close/i.test(head)
-        socket.write(
-          `HTTP/1.1 ${keyed ? '200 OK' : '401 Unauthorized'}\r\ncontent-type: application/json\r\n${keyed ? '' : 'www-authenticate: Bearer\r\n'}content-length: ${body.length}\r\n${close ? 'connection: close\r\n' : ''}\r\n${body}`,
-        )
-        clearTimeout(idle)
-        if (close) return void socket.end()
-        idle = setTimeout(() => socket.end(), idleMs)
-      }
+    onRequests(socket, (head) => {
+      const keyed = head.toLowerCase().includes(`authorization: bearer ${API_KEY.toLowerCase()}`)
+      const body = keyed ? '[]' : '{"code":"unauthorized","message":"no key"}'
+      const close = /\r\nconnection: close/i.test(head)
+      socket.write(
+        `HTTP/1.1 ${keyed ? '200 OK' : '401 Unauthorized'}\r\ncontent-type: application/json\r\n${keyed ? '' : 'www-authenticate: Bearer\r\n'}content-length: ${body.length}\r\n${close ? 'connection: close\r\n' : ''}\r\n${body}`,
+      )
+      clearTimeout(idle)
+      if (close) return void socket.end()
+      idle = setTimeout(() => socket.end(), idleMs)
     })
     socket.on('close', () => {
       clearTimeout(idle)

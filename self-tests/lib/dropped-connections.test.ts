@@ -14,6 +14,7 @@ import { closesReport } from '../../lib/checks/connection-closes.js'
 import { createRunRedactor } from '../../lib/checks/evidence.js'
 import { HttpClient } from '../../lib/http/client.js'
 import { lostOnDroppedConnection, type UnannouncedClose, watchCloses } from '../../lib/http/connection-reuse.js'
+import { onRequests } from '../helpers/raw-requests.js'
 
 interface Dropper {
   baseUrl: string
@@ -29,22 +30,14 @@ interface Dropper {
 async function startDropper(status: number, closeRightAfter = false, reset = false): Promise<Dropper> {
   const received: string[] = []
   const server = createServer((socket: Socket) => {
-    let buffered = ''
     let answered = 0
-    socket.on('data', (chunk) => {
-      buffered += chunk.toString('latin1')
-      for (let end = buffered.indexOf('\r\n\r\n'); end >= 0; end = buffered.indexOf('\r\n\r\n')) {
-        const head = buffered.slice(0, end)
-        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
-        if (buffered.length < end + 4 + length) return
-        buffered = buffered.slice(end + 4 + length)
-        received.push(head.split('\r\n')[0] ?? '')
-        if (answered > 0) return void (reset ? socket.resetAndDestroy() : socket.destroy())
-        answered += 1
-        const body = `{"code":"x","message":"y","status":${status}}`
-        socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`)
-        if (closeRightAfter) socket.end()
-      }
+    onRequests(socket, (head) => {
+      received.push(head.split('\r\n')[0] ?? '')
+      if (answered > 0) return void (reset ? socket.resetAndDestroy() : socket.destroy())
+      answered += 1
+      const body = `{"code":"x","message":"y","status":${status}}`
+      socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`)
+      if (closeRightAfter) socket.end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
