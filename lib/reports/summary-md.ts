@@ -40,7 +40,13 @@ export function renderSummaryMarkdown(run: RunResult): string {
     `| ${s.pass} | ${s.fail} | ${s.warn} | ${s.inconclusive} | ${s.info} | ${s.skipped} | ${s.untestable} |`,
     // What the run left on the store, as the console says it: the spec has no DELETE, so a pipeline plans for it.
     ...(run.writes ? ['', writesLine(run.writes)] : []),
-    ...(partial.length > 0 ? ['', `Partial passes (${partial.map((result) => `\`${result.id}\``).join(', ')}): ${inline(partial[0]?.partial ?? '', 400)}.`] : []),
+    ...[...new Set(partial.map((result) => result.partial))].flatMap((why) => [
+      '',
+      `Partial passes (${partial
+        .filter((result) => result.partial === why)
+        .map((result) => `\`${result.id}\``)
+        .join(', ')}): ${inline(why ?? '', 400)}.`,
+    ]),
   ]
   if (run.baseline) {
     const b = run.baseline

@@ -5,8 +5,9 @@
  * requests and meets its deadline with no verdict. Reads tell such a target: one on a connection of its own right
  * after another such read (nothing is held then) is answered at once, and one right after a read on a kept-alive
  * connection (which the target then holds idle) waits at least HELD_MS and RATIO times as long, in each of two rounds.
- * The run's first reads, sent at once, say when to look (mayHoldConnections). Then the run keeps no connection alive: every request goes on a connection of its own, closed after its answer,
- * which such a target serves one after another at its own pace.
+ * The run's first reads, sent at once, say when to look (mayHoldConnections). Then the run keeps no connection alive:
+ * every request goes on a connection of its own, closed after its answer, which such a target serves one after
+ * another at its own pace.
  */
 import type { OperationExchange, PetstoreApi } from '../spec/petstore-api.js'
 
