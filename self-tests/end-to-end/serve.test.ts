@@ -17,7 +17,8 @@ function startServe(args: readonly string[], env: Record<string, string>): { chi
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)))
+  // 'close', not 'exit': the exit may come before the last of the output is read (on a loaded machine it did).
+  const exited = new Promise<number>((resolve) => child.once('close', (code) => resolve(code ?? -1)))
   return { child, output: () => output, exited }
 }
 
