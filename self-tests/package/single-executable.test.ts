@@ -3,7 +3,7 @@
  * started with no Node on PATH, it serves the reference and judges it conformant, exit 0; a second start unpacks
  * nothing again; replay lines name it as it was called.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +24,26 @@ const env = { PATH: join(folder, 'no-such-folder'), TMPDIR: temporary, PETSTORE_
 
 beforeAll(async () => {
   copyFileSync(await buildExecutable(), executable)
+  await startable()
 }, 120_000)
+
+/**
+ * Linux refuses to start a file some process still holds open for writing (ETXTBSY): a child forked elsewhere while
+ * the copy was open holds it until that child execs, which no code here can wait on. Started once, it is startable;
+ * the start that tells goes to a folder of its own, so what the tests see unpacked is theirs.
+ */
+async function startable(): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'petstore-executable-start-'))
+  try {
+    for (let attempt = 1; attempt <= 50; attempt++) {
+      const started = spawnSync(executable, ['--version'], { env: { ...env, TMPDIR: scratch }, cwd: folder })
+      if ((started.error as NodeJS.ErrnoException | undefined)?.code !== 'ETXTBSY') return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
 afterAll(() => {
   rmSync(folder, { recursive: true, force: true })
   rmSync(temporary, { recursive: true, force: true })
