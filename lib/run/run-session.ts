@@ -158,7 +158,7 @@ async function preflight(session: RunSession, api: PetstoreApi): Promise<{ ended
     api.getPet(INT64_MAX),
     api.send(withPathBelowBase(api.request({ operation: 'listPets' }, null), ['pets', '']), 'probe'),
   ])
-  const ended = await endingOf(session, api, firstReads as [OperationExchange, OperationExchange, OperationExchange])
+  const ended = await endingOf(session, api, firstReads)
   return ended ? { ended, firstReads } : { firstReads }
 }
 

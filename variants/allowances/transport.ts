@@ -1,6 +1,6 @@
 /** How a conformant service's HTTP server may deliver its answers (RFC 9110, RFC 9112), and how it may ask a client to slow down. */
 import { errorResponse } from '../../reference/handler.js'
-import type { Handler, ServiceResponse } from '../../reference/http-types.js'
+import type { Handler, ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
 import { mapAnswers } from '../variant.js'
 import type { Allowance } from './allowance.js'
 
@@ -111,6 +111,11 @@ function closesAfterEveryGets(period: number): (inner: Handler) => Handler {
 /** The octets Go's net/http takes in a Host field (httpguts.ValidHostHeader): letters, digits and `!$%&'()*+,-.:;=[]_~`. */
 const GO_HOST_OCTETS = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/
 
+/** The HTTP layer's own 400, in its own words, and the connection closed, before any handler runs: for a request it `refuses`. */
+function refusedByTheHttpLayer(refuses: (request: ServiceRequest) => boolean, contentType: string, body: string): Allowance['wrap'] {
+  return (inner) => async (request) => (refuses(request) ? { status: 400, headers: { 'content-type': contentType }, body, delivery: { closeConnection: true } } : inner(request))
+}
+
 export const transportAllowances: Allowance[] = [
   {
     id: 'request-line-limit-4094',
@@ -119,15 +124,11 @@ export const transportAllowances: Allowance[] = [
     allowedBy:
       'A server that receives a request-target longer than any URI it wishes to parse MUST respond with a 414 (URI Too Long) status code; 8,000 octets is only RECOMMENDED',
     layer: 'edge',
-    wrap: (inner) => async (request) =>
-      `${request.method} ${request.rawTarget ?? ''} HTTP/${request.httpVersion ?? '1.1'}`.length <= 4_094
-        ? inner(request)
-        : {
-            status: 400,
-            headers: { 'content-type': 'text/html' },
-            body: '<html><head><title>Bad Request</title></head><body><h1><p>Bad Request</p></h1>Request Line is too large</body></html>',
-            delivery: { closeConnection: true },
-          },
+    wrap: refusedByTheHttpLayer(
+      (request) => `${request.method} ${request.rawTarget ?? ''} HTTP/${request.httpVersion ?? '1.1'}`.length > 4_094,
+      'text/html',
+      '<html><head><title>Bad Request</title></head><body><h1><p>Bad Request</p></h1>Request Line is too large</body></html>',
+    ),
   },
   {
     id: 'http-layer-refuses-malformed-host',
@@ -135,15 +136,7 @@ export const transportAllowances: Allowance[] = [
     source: { rfc: 'RFC 9112 §3.2' },
     allowedBy: 'A server MUST respond with a 400 (Bad Request) status code to any request message that contains … a Host header field with an invalid field value',
     layer: 'edge',
-    wrap: (inner) => async (request) =>
-      GO_HOST_OCTETS.test(request.headers.host ?? '')
-        ? inner(request)
-        : {
-            status: 400,
-            headers: { 'content-type': 'text/plain; charset=utf-8' },
-            body: '400 Bad Request: malformed Host header',
-            delivery: { closeConnection: true },
-          },
+    wrap: refusedByTheHttpLayer((request) => !GO_HOST_OCTETS.test(request.headers.host ?? ''), 'text/plain; charset=utf-8', '400 Bad Request: malformed Host header'),
   },
   {
     id: 'http-layer-refuses-doubled-content-type',
@@ -152,15 +145,11 @@ export const transportAllowances: Allowance[] = [
     allowedBy:
       "A sender MUST NOT generate multiple field lines with the same name in a message … unless … the field's definition allows multiple field line values; Unless noted otherwise, a recipient MAY attempt to recover a usable protocol element from an invalid construct",
     layer: 'edge',
-    wrap: (inner) => async (request) =>
-      (request.rawHeaders ?? []).filter((item, index) => index % 2 === 0 && item.toLowerCase() === 'content-type').length > 1
-        ? {
-            status: 400,
-            headers: { 'content-type': 'text/html' },
-            body: '<?xml version="1.0" encoding="iso-8859-1"?>\n<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head><body><h1>400 Bad Request</h1></body></html>\n',
-            delivery: { closeConnection: true },
-          }
-        : inner(request),
+    wrap: refusedByTheHttpLayer(
+      (request) => (request.rawHeaders ?? []).filter((item, index) => index % 2 === 0 && item.toLowerCase() === 'content-type').length > 1,
+      'text/html',
+      '<?xml version="1.0" encoding="iso-8859-1"?>\n<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head><body><h1>400 Bad Request</h1></body></html>\n',
+    ),
   },
   {
     id: 'connection-close',
