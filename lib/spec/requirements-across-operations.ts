@@ -40,7 +40,7 @@ export const acrossOperationRequirements = {
     specText: 'The client passes its API key as the Bearer token in the `Authorization` header.',
     source: `${AUTH} 2`,
     decision:
-      'An invalid key includes a token that merely starts or ends with the key: with a letter added or left out, and with whitespace HTTP does not strip (only SP and HTAB are, RFC 9110 §5.5) before or after it: U+00A0, U+2007, U+200B and U+FEFF, sent as their UTF-8 bytes (policy §2, auth precedence).',
+      'An invalid key includes a token that merely starts or ends with the key: with a letter added or left out, with a second Bearer credential beside it on the same line (`Bearer other, Bearer <key>`: Authorization holds one credentials, not a list, RFC 9110 §11.6.2, so a service that splits it at commas and reads one part is wrong), and with whitespace HTTP does not strip (only SP and HTAB are, RFC 9110 §5.5) before or after it: U+00A0, U+2007, U+200B and U+FEFF, sent as their UTF-8 bytes (policy §2, auth precedence).',
   }),
   'auth/401-before-404': must({
     title: 'without a valid key, GET /pets/{id} of an unknown id is answered 401, not 404',

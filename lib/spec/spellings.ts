@@ -149,6 +149,11 @@ export const KEY_LOOKALIKES: readonly Spelling[] = [
   { label: 'the key with a character prepended', spell: (key) => `Bearer x${key}` },
   { label: 'the key without its last character', spell: (key) => `Bearer ${key.slice(0, -1)}` },
   { label: 'the key followed by a space and more text', spell: (key) => `Bearer ${key} extra` },
+  // One line, as a layer that joins two Authorization lines writes them (RFC 9110 §5.3): Authorization is no list
+  // (its value is one credentials), so the token is everything after `Bearer `, which merely ends or starts with the
+  // key. A service that splits the value at commas and reads the last or the first credential lets either in.
+  { label: 'another Bearer credential, then the key, on one line', spell: (key) => `Bearer not-the-key, Bearer ${key}` },
+  { label: 'the key, then another Bearer credential, on one line', spell: (key) => `Bearer ${key}, Bearer not-the-key` },
   ...UNSTRIPPED_WHITESPACE.flatMap(([name, space]) => [
     { label: `${name} before the key`, spell: (key: string) => utf8Octets(`Bearer ${space}${key}`) },
     { label: `${name} after the key`, spell: (key: string) => utf8Octets(`Bearer ${key}${space}`) },

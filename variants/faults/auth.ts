@@ -6,6 +6,9 @@ import { type Allowance, warnedFaultOf } from '../allowances/allowance.js'
 import { authAllowances } from '../allowances/auth.js'
 import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
+/** A field value read as a list: split at commas, each element stripped of the optional whitespace around it (SP, HTAB). */
+const listElements = (value: string | undefined) => (value ?? '').split(',').map((element) => element.replace(/^[ \t]+|[ \t]+$/g, ''))
+
 export const authFaults: Variant[] = [
   {
     name: 'auth-skipped-on-getPet',
@@ -92,6 +95,19 @@ export const authFaults: Variant[] = [
     description: 'a token that ends with the key is accepted',
     catches: ['auth/key-lookalike-401'],
     wrap: acceptedAsValid((request, apiKey) => bearerToken(request.headers.authorization)?.endsWith(apiKey) === true),
+  },
+  {
+    name: 'credentials-split-at-commas-last-read',
+    description:
+      'the Authorization value is read as a list (a layer joins two lines with ", ", RFC 9110 §5.3, and the service takes the last part): `Bearer other, Bearer <key>` gets in',
+    catches: ['auth/key-lookalike-401'],
+    wrap: acceptedAsValid((request, apiKey) => bearerToken(listElements(request.headers.authorization).at(-1)) === apiKey),
+  },
+  {
+    name: 'credentials-split-at-commas-first-read',
+    description: 'the Authorization value is split at commas and its first part read: `Bearer <key>, Bearer other` gets in',
+    catches: ['auth/key-lookalike-401'],
+    wrap: acceptedAsValid((request, apiKey) => bearerToken(listElements(request.headers.authorization)[0]) === apiKey),
   },
   {
     name: 'token-unicode-whitespace-trimmed',
