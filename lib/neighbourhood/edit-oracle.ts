@@ -175,7 +175,10 @@ const BODY_LIMIT_BYTES = 64 * 1024
 
 /**
  * What a request may get beside its judgement: 413 with an Error body to a body over 64 KiB, whatever its key
- * (policy, name lengths and auth precedence); and, with the key, 406 with an Error body when its Accept admits no
+ * (policy, name lengths and auth precedence), and to a body of any size without a valid key (auth precedence: a 413 for
+ * a body over a size limit may come first; the 64 KiB the name lengths row asks to be accepted binds only bodies a
+ * valid key lets in, so a service may refuse smaller ones from nobody known; the plain keyless requests of the auth
+ * checks still get their 401); and, with the key, 406 with an Error body when its Accept admits no
  * JSON (policy §2b, RFC 9110 §12.5.1), and 401 when the key is spelled in a way only a SHOULD row accepts (the scheme
  * in another case, more than one space after it): a warning on that row's requirement, never a failure.
  */
@@ -183,6 +186,12 @@ function allowedAnswers(request: ReadRequest, key: KeyState, apiKey: string): Al
   const allowed: AllowedAnswer[] = []
   const bytes = request.body === undefined ? 0 : request.body.length
   if (bytes > BODY_LIMIT_BYTES) allowed.push({ status: 413, source: 'a body over 64 KiB', why: `a body of ${bytes} bytes, over 64 KiB: 413 with an Error body may come first` })
+  else if (bytes > 0 && key !== 'valid')
+    allowed.push({
+      status: 413,
+      source: 'a body refused before the key',
+      why: `a body of ${bytes} bytes without a valid key: 413 with an Error body for a size limit may come first`,
+    })
   if (key !== 'valid') return allowed
   const accept = acceptOf(fieldValues(request.fields, 'accept'))
   if (!acceptAdmitsJson(accept))

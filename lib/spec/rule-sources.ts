@@ -87,6 +87,10 @@ export const RULE_SOURCES = {
     level: 'INFO',
   },
   'an Accept without JSON': { cites: 'policy §2b (to an Accept that admits no JSON, 406 with an Error body or the answer in JSON); RFC 9110 §12.5.1', level: 'INFO' },
+  'a body refused before the key': {
+    cites: 'policy §2 (auth precedence: a 413 for a body over a size limit may come first, INFO; name lengths: the 64 KiB accepted binds bodies with a valid key)',
+    level: 'INFO',
+  },
   'a body over 64 KiB': { cites: 'policy §2 (name lengths: beyond 64 KiB a 413 with an Error body, INFO; auth precedence: a 413 may come first)', level: 'INFO' },
   'past the removal date': { cites: 'policy §2 (deprecated `getPet`: from 2030-12-05 its requirements drop to INFO)', level: 'INFO' },
 } as const satisfies Record<string, RuleSource>

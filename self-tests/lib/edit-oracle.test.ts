@@ -157,6 +157,16 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     expect(judge(CREATE, both, { plain: PET, edited: PET }).invalidMessage).toMatch(/both Transfer-Encoding and Content-Length/)
   })
 
+  test('a body refused with 413 before the key is read: any size without a valid key (auth precedence), only past 64 KiB with the key (name lengths)', () => {
+    const member = (bytes: number) => `{"name":"Rex","x":"${'n'.repeat(bytes)}"}`
+    const keyless = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json')
+    const keyed = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH)
+    const refusals = (edited: string, bytes: number) => judge(CREATE, edited, { plain: PET, edited: member(bytes) }).allowed.filter((answer) => answer.status === 413)
+    expect(refusals(keyless, 20_000)).toEqual([expect.objectContaining({ source: 'a body refused before the key' })])
+    expect(refusals(keyed, 20_000)).toEqual([])
+    expect(refusals(keyed, 70_000)).toEqual([expect.objectContaining({ source: 'a body over 64 KiB' })])
+  })
+
   test('to a target that answers in HTTP/1.0, a chunked body is one a client must not send (RFC 9112 §6.1): only the invariants judge its answer', () => {
     const chunked = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Transfer-Encoding: chunked')
     const toHttp10 = judgeIn({ ...context, answersInHttp10: true }, CREATE, chunked, { plain: PET, edited: PET })

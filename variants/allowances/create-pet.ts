@@ -304,6 +304,20 @@ export const createPetAllowances: Allowance[] = [
     wrap: (inner) => async (request) => (tooLarge(request) ? errorResponse(413, 'payload_too_large', 'the body is over 64 KiB') : inner(request)),
   },
   {
+    id: 'keyless-body-limit-16kib-413',
+    does: 'a request without a valid key whose body is over 16 KiB is refused with 413 and an Error body before the key is read (a smaller limit for requests nobody is known to have sent); with the key, bodies are read as the reference reads them',
+    source: { policy: 'auth precedence' },
+    allowedBy: 'A 413 for a body over a size limit may come first (gateways commonly refuse large bodies before any service sees them; INFO)',
+    layer: 'edge',
+    group: 'body limit',
+    wrap:
+      (inner, { apiKey }) =>
+      async (request) =>
+        !authorised(request, apiKey) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 16 * 1024
+          ? errorResponse(413, 'payload_too_large', 'the body is over 16 KiB')
+          : inner(request),
+  },
+  {
     id: 'body-limit-64kib-413',
     does: 'the service refuses a create whose body is over 64 KiB with 413 and an Error body, after it reads the key',
     source: { policy: 'name lengths' },

@@ -42,7 +42,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
     grants: 'any value of the enum, or no field',
     operators: ['status-defaulted-available', 'status-defaulted-pending', 'status-defaulted-sold'],
   },
-  { row: 'auth precedence', grants: 'a 413 for a body over a size limit may come first (INFO)', operators: ['body-limit-64kib-413-at-the-edge'] },
+  { row: 'auth precedence', grants: 'a 413 for a body over a size limit may come first (INFO)', operators: ['body-limit-64kib-413-at-the-edge', 'keyless-body-limit-16kib-413'] },
   { row: 'Bearer scheme case', grants: 'SHOULD: accept `bearer` in any letter case (a departure warns)', operators: ['bearer-scheme-case-sensitive'] },
   { row: 'Bearer spacing', grants: 'SHOULD: accept one or more spaces (two refused with 401 warns)', operators: ['bearer-one-space-only'] },
   {
