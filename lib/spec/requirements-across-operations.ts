@@ -59,7 +59,7 @@ export const acrossOperationRequirements = {
     specText: 'The client passes its API key as the Bearer token in the `Authorization` header, in the form `Authorization: Bearer <API_KEY>`.',
     source: `${AUTH} 2; ${POLICY} (the key in other places)`,
     decision:
-      'Sent without a Bearer header: the key as api_key and access_token query parameters, in a cookie, in X-API-Key, as Authorization without a scheme, and as Basic credentials. Any answer but a 2xx passes when it holds no pet data. Read-only. A key in a query string is masked in every report like the header.',
+      'Sent without a Bearer header: the key as api_key and access_token query parameters, in a cookie (beside every cookie the keyed answers of the survey set, so a session a keyed request opened is no key), in X-API-Key, in the fields other auth layers read (X-Auth-Token, X-Access-Token, Api-Key, Token, Proxy-Authorization: Bearer, in one request), as Authorization without a scheme, and as Basic credentials. Any answer but a 2xx passes when it holds no pet data. Read-only. A key in a query string is masked in every report like the header.',
   }),
   'auth/path-spelling-refused': must({
     title: 'no spelling of a path (trailing slash, doubled slash, dot segments, percent-encoded letters, other letter case) gets a 2xx or pet data without the key',

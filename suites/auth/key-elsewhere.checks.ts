@@ -6,6 +6,7 @@
  */
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import type { StoreSurvey } from '../../lib/data/store-survey.js'
 import { urlencodedForm } from '../../lib/spec/form-bodies.js'
 import { pathBelowBase, withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import type { Field, RequestModel } from '../../lib/spec/request-model.js'
@@ -16,6 +17,8 @@ interface KeyPlacement {
   label: string
   query?: (key: string) => Field[]
   headers?: (key: string) => Record<string, string>
+  /** Also send back every cookie a keyed answer of the survey set (a session a keyed request opened must not stand in for the key). */
+  servedCookies?: true
   /** Form content (urlencoded) that carries it. */
   form?: (key: string) => Array<[string, string]>
 }
@@ -29,8 +32,17 @@ function withForm(model: RequestModel, fields: ReadonlyArray<readonly [string, s
 const KEY_PLACEMENTS: KeyPlacement[] = [
   { label: 'as the api_key query parameter', query: (key) => [{ name: 'api_key', value: encodeURIComponent(key) }] },
   { label: 'as the access_token query parameter', query: (key) => [{ name: 'access_token', value: encodeURIComponent(key) }] },
-  { label: 'in a cookie (api_key and access_token)', headers: (key) => ({ cookie: `api_key=${key}; access_token=${key}` }) },
+  {
+    label: 'in a cookie (api_key and access_token, beside every cookie a keyed answer set)',
+    headers: (key) => ({ cookie: `api_key=${key}; access_token=${key}` }),
+    servedCookies: true,
+  },
   { label: 'in an X-API-Key header', headers: (key) => ({ 'x-api-key': key }) },
+  // One request for the fields other auth layers and gateways read: any of them honoured is a 2xx without the Bearer header.
+  {
+    label: 'in the fields other auth layers read (X-Auth-Token, X-Access-Token, Api-Key, Token, Proxy-Authorization: Bearer)',
+    headers: (key) => ({ 'x-auth-token': key, 'x-access-token': key, 'api-key': key, token: key, 'proxy-authorization': `Bearer ${key}` }),
+  },
   { label: 'as Authorization without a scheme', headers: (key) => ({ authorization: key }) },
   { label: 'as Basic credentials (the key as user name)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }) },
   { label: 'as Basic credentials (the key as password)', headers: (key) => ({ authorization: `Basic ${Buffer.from(`:${key}`).toString('base64')}` }) },
@@ -72,6 +84,19 @@ const PATH_SPELLINGS = [
   { label: 'upper case and the id', segments: ['PETS', '{id}'] },
 ].map((spelling) => ({ ...spelling, path: `/${spelling.segments.join('/')}` }))
 
+/**
+ * The `name=value` of every cookie the survey's keyed answers set (RFC 6265 §4.1: the pair before the first `;`). The
+ * client joins a field given twice with commas, so a pair is one that starts the value or follows a comma; an Expires
+ * date's comma is followed by a day, not by a name and `=`.
+ */
+function cookiesSet(survey: StoreSurvey): string[] {
+  const answers = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
+  const pairs = answers.flatMap((exchange) =>
+    [...(exchange.response?.headers['set-cookie'] ?? '').matchAll(/(?:^|,)\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+=[^;,]*)/g)].map((match) => match[1] as string),
+  )
+  return [...new Set(pairs)]
+}
+
 /** A pet the lists show, so that a served probe would hand out real data; inconclusive when the store shows none. */
 const probedId = (check: Check) => knownPetId(check, 'a served GET /pets/{id} would show no data')
 
@@ -82,7 +107,9 @@ describe('auth: the key anywhere but the Bearer header', () => {
     const withoutKey = await TARGETS[row.target](check)
     const queried = row.query ? withQuery(withoutKey, row.query(key)) : withoutKey
     const formed = row.form ? withForm(queried, row.form(key)) : queried
-    const request = Object.entries(row.headers?.(key) ?? {}).reduce((model, [name, value]) => withHeader(model, name, value), formed)
+    const headers = row.headers?.(key) ?? {}
+    if (row.servedCookies) headers.cookie = [headers.cookie, ...cookiesSet(await check.survey())].filter(Boolean).join('; ')
+    const request = Object.entries(headers).reduce((model, [name, value]) => withHeader(model, name, value), formed)
     const exchange = await check.api.send(request)
     const what = `${row.target} with the key ${row.label}`
     check.requireAnswer(exchange, what)

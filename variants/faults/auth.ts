@@ -4,7 +4,7 @@ import { schemaViolations } from '../../lib/spec/schemas.js'
 import { bearerToken, decodedSegment, errorResponse } from '../../reference/handler.js'
 import { type Allowance, warnedFaultOf } from '../allowances/allowance.js'
 import { authAllowances } from '../allowances/auth.js'
-import { acceptedAsValid, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
+import { acceptedAsValid, authorised, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 /** A field value read as a list: split at commas, each element stripped of the optional whitespace around it (SP, HTAB). */
 const listElements = (value: string | undefined) => (value ?? '').split(',').map((element) => element.replace(/^[ \t]+|[ \t]+$/g, ''))
@@ -208,6 +208,34 @@ export const authFaults: Variant[] = [
     description: 'the key is also read from an access_token cookie',
     catches: ['auth/key-elsewhere-refused'],
     wrap: acceptedAsValid((request, apiKey) => (request.headers.cookie ?? '').split(/;\s*/).includes(`access_token=${apiKey}`)),
+  },
+  {
+    name: 'key-accepted-in-x-auth-token',
+    description: 'the key is also read from an X-Auth-Token header, as an API gateway in front reads it',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => request.headers['x-auth-token'] === apiKey),
+  },
+  {
+    name: 'key-accepted-as-proxy-authorization',
+    description: 'the Bearer key is also read from Proxy-Authorization, which an auth layer that looks for "authorization" in a header name finds',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: acceptedAsValid((request, apiKey) => bearerToken(request.headers['proxy-authorization']) === apiKey),
+  },
+  {
+    name: 'session-cookie-grants-access',
+    description:
+      'a keyed answer sets a session cookie (Set-Cookie: petstore_session=…), and the cookie alone is then taken for the key, as a session middleware left on in front of the API does',
+    catches: ['auth/key-elsewhere-refused'],
+    wrap: (reference, { apiKey }) => {
+      const session = 'petstore_session=s3ss10n-7f2c'
+      return async (request) => {
+        const fromSession = !authorised(request, apiKey) && (request.headers.cookie ?? '').split(/;\s*/).includes(session)
+        const answer = await reference(fromSession ? withValidKey(request, apiKey) : request)
+        // A cookie with an Expires date first: its comma is not where a second cookie starts.
+        const cookies = `theme=dark; Expires=Wed, 21 Oct 2037 07:28:00 GMT, ${session}; Path=/; HttpOnly`
+        return authorised(request, apiKey) ? { ...answer, headers: { ...answer.headers, 'set-cookie': cookies } } : answer
+      }
+    },
   },
   {
     name: 'key-accepted-in-x-api-key',
