@@ -2,6 +2,7 @@
 
 import { excerpt } from '../http/excerpt.js'
 import type { Exchange } from '../http/exchange.js'
+import { nameOnTheWire } from '../http/field-names.js'
 import { excerptOfBody } from '../http/kept-bodies.js'
 import { bodyOctets, needsOctets, octetRuns, showOctets } from '../http/octets.js'
 import { RecentlyUsed } from '../http/recently-used.js'
@@ -75,7 +76,7 @@ export function curlLine(exchange: Exchange, redact: Redactor, options: { url?: 
   ]
   for (const [name, value] of Object.entries(headers)) {
     if (ownedByTheRun(name, value)) continue
-    parts.push('-H', shellWord(`${name}: ${redact(value)}`))
+    parts.push('-H', shellWord(`${nameOnTheWire(name)}: ${redact(value)}`))
   }
   if (body !== undefined) parts.push('--data-binary', shellWord(sentOctets(exchange.request, redact(body))))
   return parts.join(' ')

@@ -19,6 +19,7 @@ import { TargetConnections } from './connections.js'
 import { DeadOperations, isUnusable } from './dead-operations.js'
 import { decodedBody } from './decoded-bodies.js'
 import type { Attempt, Exchange, OutgoingRequest, RecordedRequest, TransportFailure } from './exchange.js'
+import { fieldsOnTheWire } from './field-names.js'
 import { RateLimitPause } from './rate-limit-pause.js'
 import { newSpanId, SPAN_TO_FILL, traceparent, withSpan } from './trace-context.js'
 import { type AttemptRecord, type RecordedResponse, TrafficLog } from './traffic.js'
@@ -305,7 +306,7 @@ export class HttpClient {
               // The URL as recorded, less its origin: a path sent as written stays as written.
               path: request.url.slice(origin.length),
               method: request.method,
-              headers: request.headers,
+              headers: fieldsOnTheWire(request.headers),
               ...body,
               signal,
             })

@@ -82,7 +82,7 @@ describe.concurrent('a failing sequence is shrunk, reported step by step, and re
     const script = failure?.replay?.script ?? ''
     expect(script).toMatch(/PET_1=\$\(printf '%s' "\$answer" \| sed -n /)
     expect(script).toMatch(/\/v1\/pets\/'"\$PET_1"/)
-    expect(script).toContain('"authorization: Bearer $PETSTORE_API_KEY"')
+    expect(script).toContain('"Authorization: Bearer $PETSTORE_API_KEY"')
     expect(script).not.toContain(API_KEY)
 
     const path = /--replay-path (sequences:\S+)/.exec(failure?.replay?.command ?? '')?.[1] ?? ''

@@ -61,7 +61,7 @@ describe('a sequence as a curl script', () => {
     expect(script).toContain(`PET_1=$(printf '%s' "$answer" | sed -n`)
     expect(script).toContain(`'http://h/v1/pets/'"$PET_1"`)
     expect(script).toContain(`'http://h/v1/pets?status=sold&limit=100'`)
-    expect(script).toContain('"authorization: Bearer $PETSTORE_API_KEY"')
+    expect(script).toContain('"Authorization: Bearer $PETSTORE_API_KEY"')
     expect(script).not.toContain('secret-key-123456')
   })
 })

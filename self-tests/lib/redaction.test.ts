@@ -97,7 +97,7 @@ describe('the extra headers and the passphrase never reach output either', () =>
       },
       redact,
     )
-    expect(curl).toBe(`curl -sS -i --max-time 1 -X GET 'https://staging.example/v1/pets' -H "x-gateway-secret: \${GATEWAY_SECRET}" -H "authorization: Bearer ${KEY_PLACEHOLDER}"`)
+    expect(curl).toBe(`curl -sS -i --max-time 1 -X GET 'https://staging.example/v1/pets' -H "x-gateway-secret: \${GATEWAY_SECRET}" -H "Authorization: Bearer ${KEY_PLACEHOLDER}"`)
   })
 })
 
@@ -136,14 +136,14 @@ describe('a token derived from the key is masked as what was done to it, and its
   ])('%s', ([, token, masked]) => {
     expect(redact(token as string)).toBe(masked)
     const args = curlArguments(curlLine(exchangeWith(token as string), redact))
-    expect(args).toContainEqual(Buffer.from(`authorization: ${token}`, 'latin1'))
+    expect(args).toContainEqual(Buffer.from(`Authorization: ${token}`, 'latin1'))
   })
 
   test("evidence shows a header's octets outside printable ASCII as octets, and a body as its UTF-8 octets", () => {
     const evidence = toEvidence(exchangeWith(`Bearer ${key}\u00c2\u00a0`, '{"name":"caf\u00e9\u0001"}'), redact)
     expect(evidence.request.headers.authorization).toBe('Bearer $PETSTORE_API_KEY<C2 A0>')
     expect(evidence.request.body).toBe('{"name":"caf<C3 A9 01>"}')
-    expect(evidence.curl).toContain(`-H "authorization: Bearer $PETSTORE_API_KEY"$'\\xc2\\xa0'`)
+    expect(evidence.curl).toContain(`-H "Authorization: Bearer $PETSTORE_API_KEY"$'\\xc2\\xa0'`)
     expect(curlArguments(evidence.curl)).toContainEqual(Buffer.from('{"name":"caf\u00e9\u0001"}', 'utf8'))
   })
 

@@ -210,6 +210,19 @@ export const authFaults: Variant[] = [
     wrap: acceptedAsValid((request, apiKey) => (request.headers.cookie ?? '').split(/;\s*/).includes(`access_token=${apiKey}`)),
   },
   {
+    name: 'field-names-matched-case-sensitively',
+    description:
+      'the key is looked for under the field name `Authorization` exactly as written, as fasthttp does with DisableHeaderNamesNormalizing: `authorization: Bearer <key>` is taken for no key, though field names are case-insensitive (RFC 9110 §5.1)',
+    catches: ['listPets/equivalent-spellings', 'getPet/equivalent-spellings', 'createPet/equivalent-spellings'],
+    provenByEdits: ['case'],
+    wrap: (reference) => async (request) => {
+      const names = (request.rawHeaders ?? []).filter((_, index) => index % 2 === 0)
+      if (request.headers.authorization === undefined || names.includes('Authorization')) return reference(request)
+      const { authorization: _unread, ...headers } = request.headers
+      return reference({ ...request, headers })
+    },
+  },
+  {
     name: 'key-accepted-in-x-auth-token',
     description: 'the key is also read from an X-Auth-Token header, as an API gateway in front reads it',
     catches: ['auth/key-elsewhere-refused'],
