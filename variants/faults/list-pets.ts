@@ -4,6 +4,7 @@ import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import type { ServiceRequest } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
+import { refusedAfterAuth } from '../allowances/list-pets.js'
 import { isListPets, isValidLimit, mapAnswers, mapJsonBody, rewritePets, type Variant, type VariantContext, withoutParameter } from '../variant.js'
 
 /** A list answered from the store directly, bypassing the reference's limit handling (auth still checked by the reference first). */
@@ -28,6 +29,12 @@ export const listPetsFaults: Variant[] = [
     description: 'GET /pets without limit returns up to 25 pets (shows only with more than 20 pets)',
     catches: ['listPets/limit-default-20'],
     wrap: overridesValidList((request, context) => (request.query.has('limit') ? undefined : listWith(request, context, 25))),
+  },
+  {
+    name: 'limit-1-refused',
+    description: 'limit=1 is refused with 400 and an Error body, as a validator written with an exclusive minimum of 1 refuses it',
+    catches: ['listPets/limit-caps-size'],
+    wrap: refusedAfterAuth(400, 'invalid_limit', (request) => isListPets(request) && request.query.get('limit') === '1'),
   },
   {
     name: 'limit-off-by-one',
