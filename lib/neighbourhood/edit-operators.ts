@@ -206,7 +206,7 @@ export const EDIT_OPERATORS: readonly EditOperator[] = [
       return classes.flatMap((notationClass) =>
         (notationClass.targetOnly ? values.slice(0, 1) : values).map((digits, which) => {
           const name = `${notationClass.name}, ${which === 0 ? 'same value' : 'another value'}`
-          return lazyClass(name, notationClass.spellings, (spelling) => {
+          return lazyClass(name, (which === 0 && notationClass.sameValue) || notationClass.spellings, (spelling) => {
             const notation = spelling.spell(digits)
             const written = carried(part, notation, notationClass.asWritten)
             return edit('notation', part, name, `${part.label} as ${JSON.stringify(notation)} (${spelling.label})`, writePart(model, part, written))

@@ -16,6 +16,8 @@ export interface NotationClass {
   targetOnly?: true
   /** Written into the request-target as it is, its slashes and dots the path's own: only into a path segment. */
   asWritten?: true
+  /** The spellings of the number's own value, where one of the class is what servers take: sent in every run, the class's others rotating on another value. */
+  sameValue?: readonly Spelling[]
 }
 
 const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.filter((spelling) => pattern.test(spelling.label))
@@ -24,6 +26,11 @@ const byLabel = (spellings: readonly Spelling[], pattern: RegExp) => spellings.f
 const numberBeside = (digits: string) => (BigInt(digits) > 1n ? BigInt(digits) - 1n : BigInt(digits) + 1n)
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ']
+
+const FORMAT_SUFFIXES: readonly Spelling[] = ['json', 'xml', 'html', 'txt'].map((format) => ({
+  label: `a format suffix, 5.${format}`,
+  spell: (digits: string) => `${digits}.${format}`,
+}))
 
 export const NOTATION_CLASSES: readonly NotationClass[] = [
   { name: 'radix prefix', spellings: byLabel(OTHER_NOTATIONS, /^(hexadecimal|octal|binary)/) },
@@ -94,9 +101,12 @@ export const NOTATION_CLASSES: readonly NotationClass[] = [
     ],
   },
   {
-    // Routers that read a format from a suffix (Mojolicious, Rails, Django REST framework) take `30.json` as id 30.
+    // Routers that read a format from a suffix (Mojolicious, Rails, Django REST framework) take `30.json` as id 30, and
+    // a handler that strips `.json` alone does too: the number's own value always goes with `.json`, which every such
+    // reader serves as the pet; another value rotates through the others, which some answer with a 5xx.
     name: 'a format suffix',
-    spellings: ['json', 'xml', 'html', 'txt'].map((format) => ({ label: `a format suffix, 5.${format}`, spell: (digits: string) => `${digits}.${format}` })),
+    spellings: FORMAT_SUFFIXES,
+    sameValue: FORMAT_SUFFIXES.slice(0, 1),
   },
   {
     // CPython's int() refuses a text of more than 4,300 digits (ValueError), as other bounded readers do: a 5xx where

@@ -94,6 +94,17 @@ export const getPetFaults: Variant[] = [
     },
   },
   {
+    name: 'getPet-json-suffix-stripped',
+    description:
+      'the handler strips a `.json` suffix from the id before it parses it (Rust\'s strip_suffix(".json")), and no other suffix: GET /pets/1.json answers pet 1 (notation)',
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const suffixed = isGetPet(request) ? /^(\d+)\.json$/.exec(petIdOf(request.path)) : null
+      return reference(suffixed ? { ...request, path: `/pets/${suffixed[1]}` } : request)
+    },
+  },
+  {
     name: 'unknown-id-200-empty',
     description: 'GET /pets/{petId} of an unknown id answers 200 with {}',
     catches: ['getPet/unknown-id-404'],
