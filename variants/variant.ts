@@ -60,6 +60,15 @@ export function authorised(request: ServiceRequest, apiKey: string): boolean {
   return bearerToken(request.headers.authorization) === apiKey
 }
 
+/** The field names as they came, in their own letter case, once per line (Node's rawHeaders). */
+export const fieldNamesAsSent = (request: ServiceRequest): string[] => (request.rawHeaders ?? []).filter((_, index) => index % 2 === 0)
+
+/** The `name=value` pairs of the request's Cookie field. */
+export const cookiePairs = (request: ServiceRequest): string[] => (request.headers.cookie ?? '').split(/;\s*/)
+
+/** Whether the request's body is over `bytes` octets. */
+export const bodyOver = (request: ServiceRequest, bytes: number): boolean => (request.octets?.length ?? Buffer.byteLength(request.body)) > bytes
+
 export const isListPets = (request: ServiceRequest) => !request.outside && request.method === 'GET' && request.path === '/pets'
 export const isCreatePet = (request: ServiceRequest) => !request.outside && request.method === 'POST' && request.path === '/pets'
 export const isGetPet = (request: ServiceRequest) => !request.outside && request.method === 'GET' && /^\/pets\/[^/]+$/.test(request.path)

@@ -13,5 +13,6 @@ export function nameOnTheWire(name: string): string {
 
 /** The fields as they go out: the same values, the names the spec writes in its own letter case. */
 export function fieldsOnTheWire(headers: Record<string, string>): Record<string, string> {
+  if (!Object.keys(headers).some((name) => name in AS_THE_SPEC_WRITES_THEM)) return headers
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [nameOnTheWire(name), value]))
 }

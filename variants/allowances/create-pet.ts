@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import { integerField, isJsonObject, type JsonValue, nestingDepth, parseJson, stringifyJson } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
 import type { Handler, ServiceRequest } from '../../reference/http-types.js'
-import { authorised, createdId, isCreatePet, isGetPet, isListPets, rewritingNewPet, type VariantContext } from '../variant.js'
+import { authorised, bodyOver, createdId, isCreatePet, isGetPet, isListPets, rewritingNewPet, type VariantContext } from '../variant.js'
 import type { Allowance } from './allowance.js'
 import { refusedAfterAuth } from './list-pets.js'
 
@@ -13,7 +13,7 @@ const LONE_SURROGATE = /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})|(?<!\\ud[8
 /** The 64 KiB the policy says every service accepts; beyond it a body may be refused with 413. */
 const BODY_LIMIT_BYTES = 64 * 1024
 
-const tooLarge = (request: ServiceRequest) => (request.octets?.length ?? Buffer.byteLength(request.body)) > BODY_LIMIT_BYTES
+const tooLarge = (request: ServiceRequest) => bodyOver(request, BODY_LIMIT_BYTES)
 
 /** A JSON object's top-level members as written (`"name":value`), split outside strings and nested values; undefined when the text is no object. */
 function membersAsWritten(text: string): string[] | undefined {
@@ -313,9 +313,7 @@ export const createPetAllowances: Allowance[] = [
     wrap:
       (inner, { apiKey }) =>
       async (request) =>
-        !authorised(request, apiKey) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 16 * 1024
-          ? errorResponse(413, 'payload_too_large', 'the body is over 16 KiB')
-          : inner(request),
+        !authorised(request, apiKey) && bodyOver(request, 16 * 1024) ? errorResponse(413, 'payload_too_large', 'the body is over 16 KiB') : inner(request),
   },
   {
     id: 'body-limit-64kib-413',

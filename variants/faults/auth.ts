@@ -4,7 +4,7 @@ import { schemaViolations } from '../../lib/spec/schemas.js'
 import { bearerToken, decodedSegment, errorResponse } from '../../reference/handler.js'
 import { type Allowance, warnedFaultOf } from '../allowances/allowance.js'
 import { authAllowances } from '../allowances/auth.js'
-import { acceptedAsValid, authorised, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
+import { acceptedAsValid, authorised, cookiePairs, fieldNamesAsSent, isCreatePet, isGetPet, isListPets, mapAnswers, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 /** A field value read as a list: split at commas, each element stripped of the optional whitespace around it (SP, HTAB). */
 const listElements = (value: string | undefined) => (value ?? '').split(',').map((element) => element.replace(/^[ \t]+|[ \t]+$/g, ''))
@@ -207,7 +207,7 @@ export const authFaults: Variant[] = [
     name: 'key-accepted-in-cookie',
     description: 'the key is also read from an access_token cookie',
     catches: ['auth/key-elsewhere-refused'],
-    wrap: acceptedAsValid((request, apiKey) => (request.headers.cookie ?? '').split(/;\s*/).includes(`access_token=${apiKey}`)),
+    wrap: acceptedAsValid((request, apiKey) => cookiePairs(request).includes(`access_token=${apiKey}`)),
   },
   {
     name: 'field-names-matched-case-sensitively',
@@ -216,8 +216,7 @@ export const authFaults: Variant[] = [
     catches: ['listPets/equivalent-spellings', 'getPet/equivalent-spellings', 'createPet/equivalent-spellings'],
     provenByEdits: ['case'],
     wrap: (reference) => async (request) => {
-      const names = (request.rawHeaders ?? []).filter((_, index) => index % 2 === 0)
-      if (request.headers.authorization === undefined || names.includes('Authorization')) return reference(request)
+      if (request.headers.authorization === undefined || fieldNamesAsSent(request).includes('Authorization')) return reference(request)
       const { authorization: _unread, ...headers } = request.headers
       return reference({ ...request, headers })
     },
@@ -242,7 +241,7 @@ export const authFaults: Variant[] = [
     wrap: (reference, { apiKey }) => {
       const session = 'petstore_session=s3ss10n-7f2c'
       return async (request) => {
-        const fromSession = !authorised(request, apiKey) && (request.headers.cookie ?? '').split(/;\s*/).includes(session)
+        const fromSession = !authorised(request, apiKey) && cookiePairs(request).includes(session)
         const answer = await reference(fromSession ? withValidKey(request, apiKey) : request)
         // A cookie with an Expires date first: its comma is not where a second cookie starts.
         const cookies = `theme=dark; Expires=Wed, 21 Oct 2037 07:28:00 GMT, ${session}; Path=/; HttpOnly`

@@ -9,7 +9,7 @@ import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { createReferenceHandler, errorResponse } from '../../reference/handler.js'
 import type { ServiceResponse } from '../../reference/http-types.js'
 import { PetStore } from '../../reference/pet-store.js'
-import { createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
+import { bodyOver, createdId, isCreatePet, isListPets, lagsBehindWrites, mapAnswers, mapJsonBody, rewritePets, rewritingNewPet, type Variant } from '../variant.js'
 
 /** A JSON number whose exponent is read into 64 bits, as aeson's scientific reads it: past ±2^63 it wraps. */
 function exponentWrapped(value: unknown): unknown {
@@ -168,9 +168,7 @@ export const createPetFaults: Variant[] = [
       'a create whose body is over 32 KiB is refused with 413 and an Error body (a framework default lowered), where the policy says every body up to 64 KiB is accepted',
     catches: ['createPet/long-names-kept'],
     wrap: (reference) => async (request) =>
-      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 32 * 1024
-        ? errorResponse(413, 'payload_too_large', 'the body is over 32 KiB')
-        : reference(request),
+      isCreatePet(request) && bodyOver(request, 32 * 1024) ? errorResponse(413, 'payload_too_large', 'the body is over 32 KiB') : reference(request),
   },
   {
     name: 'body-limit-65535-413',
@@ -178,7 +176,7 @@ export const createPetFaults: Variant[] = [
       "a create whose body is 65,536 bytes or more is refused with 413 and an Error body (hapi's maxBytes written as 65535), where the policy says every body up to 64 KiB is accepted",
     catches: ['createPet/long-names-kept'],
     wrap: (reference) => async (request) =>
-      isCreatePet(request) && (request.octets?.length ?? Buffer.byteLength(request.body)) > 65_535
+      isCreatePet(request) && bodyOver(request, 65_535)
         ? errorResponse(413, 'payload_too_large', 'Payload content length greater than maximum allowed: 65535')
         : reference(request),
   },
