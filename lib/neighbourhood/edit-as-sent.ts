@@ -1,10 +1,13 @@
 /**
  * An edit of the neighbourhood as it goes on the wire, and read once: the plain request and the edit written with the
- * create's number, each read as sent (request-reading.ts). A read HTTP takes as written may share a connection (its
- * head then says nothing of closing); anything else has one of its own. explore.ts sends it; the edit-judging
- * benchmark measures the same.
+ * create's number, each read as sent (request-reading.ts). A request whose end HTTP reads as the plain request's is
+ * read (a read with no body, or a body framed by one Content-Length that counts it) may share a connection: its head
+ * then says nothing of closing. Anything else, or anything an HTTP layer may refuse in its own words, has one of its
+ * own, so that no other request is read with what it leaves behind. explore.ts sends it; the edit-judging benchmark
+ * measures the same.
  */
-import { type RequestModel, type WireRequest, wireOf } from '../spec/request-model.js'
+import { fieldValues } from '../http/wire-reading.js'
+import { bodyOctetsOf, type RequestModel, type WireRequest, wireOf } from '../spec/request-model.js'
 import { numberedCreate } from './plain-requests.js'
 import { type RequestReading, readEdited } from './request-reading.js'
 
@@ -16,15 +19,42 @@ export interface EditAsSent {
   keptAlive: boolean
 }
 
+/**
+ * The largest body an edit sends on a shared connection: a server that answers before it reads a body must read the
+ * rest or close (RFC 9112 §9.3), and warp resets a connection whose unread body passed 8 KiB; a POST lost so is not
+ * sent again, so a larger body goes on a connection of its own.
+ */
+export const KEPT_ALIVE_BODY_OCTETS = 8 * 1024
+
+/** Fields that change what a connection does after the request (RFC 9110 §7.6.1, §7.8; RFC 9112 §9.6): a request with one has a connection of its own. */
+const CONNECTION_FIELDS = ['connection', 'upgrade', 'keep-alive', 'te', 'trailer', 'proxy-connection']
+
+/** Whether the edit, by its parts alone, may end where HTTP reads the plain request's end: a GET without a body, or a POST whose body one Content-Length counts. */
+function mayKeepAlive(model: RequestModel, body: string | undefined): boolean {
+  if (model.version !== 'HTTP/1.1') return false
+  if (body === undefined) return model.method === 'GET' && model.body === undefined
+  return model.method === 'POST' && model.framing === 'Content-Length' && body.length <= KEPT_ALIVE_BODY_OCTETS
+}
+
+/** Whether the edit, as read, ends there too: HTTP takes it as written, and no field of it frames its body otherwise or changes what the connection does. */
+function endsAsPlain(reading: RequestReading, body: string | undefined): boolean {
+  if (reading.invalid !== undefined) return false
+  if (body === undefined) return true
+  if (reading.ownWords !== undefined || reading.otherForms.length > 0 || CONNECTION_FIELDS.some((name) => fieldValues(reading.fields, name).length > 0)) return false
+  const lengths = fieldValues(reading.fields, 'content-length')
+  return lengths.length === 1 && lengths[0] === String(body.length) && fieldValues(reading.fields, 'transfer-encoding').length === 0
+}
+
 export function editAsSent(edit: { plain: { model: RequestModel }; model: RequestModel; bodyOctets?: string | undefined }, number: number, apiKey: string): EditAsSent {
   const plain = numberedCreate(wireOf(edit.plain.model), number)
-  const mayKeepAlive = edit.model.method === 'GET' && edit.model.body === undefined && edit.model.version === 'HTTP/1.1'
-  let wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: mayKeepAlive }), number)
-  let read = readEdited(plain, wire, apiKey)
-  if (mayKeepAlive && read.edited.invalid !== undefined) {
-    // HTTP refuses it as written: on a connection of its own, and read as written so.
-    wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
-    read = readEdited(plain, wire, apiKey)
+  const body = edit.bodyOctets ?? bodyOctetsOf(edit.model)
+  if (mayKeepAlive(edit.model, body)) {
+    const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: true }), number)
+    const read = readEdited(plain, wire, apiKey)
+    if (endsAsPlain(read.edited, wire.body)) return { plainReading: read.plain, wire, reading: read.edited, keptAlive: true }
   }
-  return { plainReading: read.plain, wire, reading: read.edited, keptAlive: mayKeepAlive && read.edited.invalid === undefined }
+  // On a connection of its own, and read as written so.
+  const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
+  const read = readEdited(plain, wire, apiKey)
+  return { plainReading: read.plain, wire, reading: read.edited, keptAlive: false }
 }
