@@ -163,11 +163,12 @@ export class HttpClient {
         if (writes) this.writes.answered(response)
         return ended({ response })
       }
-      // An edited request is judged on what it got: a target may rightly close the connection on it. An edited read
-      // whose kept-alive connection the target had closed goes once more, on a connection of its own.
+      // An edited request is judged on what it got: a target may rightly close the connection on it. One lost on a shared
+      // connection goes once more on one of its own: a read, or a create lost before any byte of an answer (an idle close
+      // that crossed it; only a server that drops a connection it read a request on sees one twice, RFC 9112 §9.3.1).
       if (recorded.wire !== undefined) {
-        const readOnKeptAlive = recorded.method === 'GET' && request.wireKeptAlive === true
-        if (fresh || !readOnKeptAlive || (outcome.failure.kind !== 'dropped' && outcome.failure.kind !== 'connection')) return ended({ failure: outcome.failure })
+        const lostOnShared = request.wireKeptAlive === true && (outcome.failure.kind === 'dropped' || (recorded.method === 'GET' && outcome.failure.kind === 'connection'))
+        if (fresh || !lostOnShared) return ended({ failure: outcome.failure })
         fresh = true
         retried(0, { failure: outcome.failure.message })
         continue
