@@ -34,7 +34,7 @@ describe('createPet: a name that is not well-formed Unicode', () => {
     if (response.status === 400) {
       check.expect.errorAnswer(post, 400, what)
       const after = await check.api.listPets({ status: 'pending', limit: 100 })
-      check.expect.status(after, 200, 'GET /pets?status=pending&limit=100 after the refused create')
+      check.expect.answeredWith(after, 200, 'GET /pets?status=pending&limit=100 after the refused create', 'listPets/status-filter-matches')
       const stored = listedPets(after).filter((pet) => typeof pet.name === 'string' && pet.name.startsWith(prefix))
       check.expect.that(stored.length === 0, `${what} was answered 400, yet GET /pets?status=pending lists a pet of that name (id ${stored[0]?.id})`, {
         exchange: after,
@@ -62,7 +62,7 @@ describe('createPet: a name that is not well-formed Unicode', () => {
       actual: stringifyJson(shown),
     })
     const listed = await list((names) => names.includes(name))
-    check.expect.status(listed.exchange, 200, 'GET /pets?status=pending&limit=100, which lists a pet stored with ill-formed text,')
+    check.expect.answeredWith(listed.exchange, 200, 'GET /pets?status=pending&limit=100, which lists a pet stored with ill-formed text,', 'listPets/status-filter-matches')
     const item = listedPets(listed.exchange).find((pet) => pet.id === id)
     if (item || listedPets(listed.exchange).length < 100) {
       check.expect.that(

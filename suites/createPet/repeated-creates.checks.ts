@@ -91,7 +91,7 @@ describe('createPet: the same body sent twice', () => {
       check.api,
       { pets: [first, second] },
     )
-    check.expect.status(list.exchange, 200, 'GET /pets?status=pending&limit=100')
+    check.expect.answeredWith(list.exchange, 200, 'GET /pets?status=pending&limit=100', 'listPets/status-filter-matches')
     const listed = listedPets(list.exchange)
     const missing = ids.filter((id) => !listed.some((pet) => pet.id === id))
     check.require(missing.length === 0 || listed.length < 100, 'the list of pending holds 100 pets or more: the twins may be past its first page')

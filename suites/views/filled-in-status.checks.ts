@@ -46,7 +46,7 @@ describe('views: a status the service fills in', () => {
       check.api,
       { pets: [id] },
     )
-    check.expect.status(list.exchange, 200, `GET /pets?status=${shown}&limit=100`)
+    check.expect.answeredWith(list.exchange, 200, `GET /pets?status=${shown}&limit=100`, 'listPets/status-filter-matches')
     const listed = listedPets(list.exchange)
     const there = listed.some((pet) => pet.id === id)
     check.require(there || listed.length < 100, `the list of ${shown} holds 100 pets or more: pet ${id} may be past its first page`)

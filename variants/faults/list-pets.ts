@@ -37,6 +37,14 @@ export const listPetsFaults: Variant[] = [
     wrap: refusedAfterAuth(400, 'invalid_limit', (request) => isListPets(request) && request.query.get('limit') === '1'),
   },
   {
+    name: 'limit-100-refused',
+    description:
+      'limit=100 is refused with 400 and an Error body, as a validator written with an exclusive maximum of 100 refuses it; the rules of creates, whose pets are looked for in lists of 100, are not charged with it',
+    catches: ['listPets/limit-max-100', 'listPets/limit-caps-size', 'listPets/status-filter-matches', 'listPets/filter-and-limit', 'listPets/returns-pets'],
+    onlyCatches: true,
+    wrap: refusedAfterAuth(400, 'invalid_limit', (request) => isListPets(request) && request.query.get('limit') === '100'),
+  },
+  {
     name: 'limit-off-by-one',
     description: 'limit=N returns N+1 pets',
     catches: ['listPets/limit-caps-size', 'listPets/limit-max-100'],
