@@ -4,7 +4,8 @@
  * says of it and to the rules of every answer. A create the service refused is looked for afterwards by its name.
  */
 import type { Check } from '../../lib/checks/check.js'
-import { judgeEditedAnswer, type ListContext } from '../../lib/checks/edited-answers.js'
+import { judgeEditedAnswer } from '../../lib/checks/edited-answers.js'
+import type { ListContext } from '../../lib/checks/edited-lists.js'
 import { countOfStatus } from '../../lib/data/store-survey.js'
 import type { TransportFailureKind } from '../../lib/http/exchange.js'
 import { isInt64 } from '../../lib/http/int64.js'

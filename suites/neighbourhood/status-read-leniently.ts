@@ -13,7 +13,7 @@
  * filter ignored, and a run that cannot tell (the lists moved on, no such pet) decides nothing.
  */
 import type { Check } from '../../lib/checks/check.js'
-import type { EditFinding } from '../../lib/checks/edited-answers.js'
+import type { EditFinding } from '../../lib/checks/edited-lists.js'
 import { listedPets } from '../../lib/data/store-survey.js'
 import type { OperationExchange, PetStatus } from '../../lib/spec/petstore-api.js'
 
