@@ -23,6 +23,7 @@ import { type EditFinding, judgeList, type ListContext } from './edited-lists.js
 export const EDIT_FINDING_SOURCES = {
   'responses/edits-answered': 'edits answered',
   'errors/body-schema': 'error answers',
+  'errors/status-matches-http': 'error status',
   'listPets/equivalent-spellings': 'same meaning',
   'getPet/equivalent-spellings': 'same meaning',
   'createPet/equivalent-spellings': 'same meaning',
@@ -253,6 +254,10 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
         expect.errorBody(exchange, `the ${status} answer`)
       }),
     )
+    // Its status field repeats the HTTP status (a 405 whose body says 400), as the rules of every answer hold on the operations' routes.
+    const parsed = responseJson(exchange)
+    if (parsed.ok && isJsonObject(parsed.value) && parsed.value.status instanceof JsonNumber)
+      findings.push(held('errors/status-matches-http', (expect) => expect.errorStatusRepeated(exchange, `the ${status} answer`)))
   }
   // The answers the policy allows beside the judgement's, named in its failures: a message that says only "201" reads as if 406 failed.
   const besides = [...new Set(expectation.allowed.map((answer) => answer.status))]

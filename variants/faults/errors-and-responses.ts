@@ -3,8 +3,9 @@ import { isJsonObject, JsonNumber } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
 import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader, withoutHeader } from '../variant.js'
 
-const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>) =>
-  mapAnswers((answer) => (answer.status >= 400 ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
+/** Error bodies rewritten by `map`: of every error answer, or of those of one status. */
+const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>, only?: number) =>
+  mapAnswers((answer) => (answer.status >= 400 && (only === undefined || answer.status === only) ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
 
 export const errorsAndResponsesFaults: Variant[] = [
   {
@@ -42,6 +43,14 @@ export const errorsAndResponsesFaults: Variant[] = [
     description: 'Error bodies say status 400 whatever the HTTP status',
     catches: ['errors/status-matches-http'],
     wrap: mapErrorBody((body) => ({ ...body, status: 400 })),
+  },
+  {
+    name: 'method-not-allowed-status-400',
+    description: "the 405 to a method a path does not have comes from the framework's own handler, whose Error body says status 400; every other error body is right",
+    catches: ['errors/status-matches-http'],
+    onlyCatches: true,
+    provenByEdits: ['other-method'],
+    wrap: mapErrorBody((body) => ({ ...body, status: 400 }), 405),
   },
   {
     name: 'error-labelled-problem-json',
