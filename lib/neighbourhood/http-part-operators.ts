@@ -157,12 +157,10 @@ export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
             `${part.label} twice, ${JSON.stringify(value)} ${order}`,
             duplicateWithValue(model, part, value, order === 'last' ? 'after' : 'before'),
           )
-        // Where valid and invalid differ, each order is a class of its own (a validator reading one end, a reader the
-        // other); elsewhere one class, the seed choosing the value and the order.
-        if (kind !== 'another value')
-          return (['last', 'first'] as const).map((order) => lazyClass(`${kind} ${order}`, values, (value) => duplicate(value, order, `${kind} ${order}`)))
-        const placed = values.flatMap((value) => (['last', 'first'] as const).map((order) => ({ value, order })))
-        return [lazyClass(kind, placed, ({ value, order }) => duplicate(value, order, kind))]
+        // Each order is a class of its own, the seed choosing the value: a layer that reads one end and one that reads the
+        // other (a validator and a reader; hyper's headers().get, which takes the first Accept line of two) differ only
+        // where the other value comes first, or only where it comes last.
+        return (['last', 'first'] as const).map((order) => lazyClass(`${kind} ${order}`, values, (value) => duplicate(value, order, `${kind} ${order}`)))
       }),
   },
   {

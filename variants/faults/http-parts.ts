@@ -6,6 +6,7 @@
  */
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
+import { refusedAfterAuth } from '../allowances/list-pets.js'
 import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 /** A JSON object's text with each repeated member name keeping its first value (a first-wins parser's reading), or undefined when no name repeats. */
@@ -137,6 +138,19 @@ export const httpPartFaults: Variant[] = [
       const stored = lastMembersWin(request.body)
       return isPlainObject(stored) ? mapJsonBody(checked, (pet) => ({ ...(pet as object), ...stored })) : checked
     },
+  },
+  {
+    name: 'first-accept-line-read',
+    description:
+      "content negotiation reads the first Accept field line alone (hyper's headers().get): `Accept: text/html` then `Accept: application/json`, one list that takes JSON (RFC 9110 §5.3), is refused 406 with an Error body (differing-duplicate)",
+    catches: ['listPets/equivalent-spellings', 'getPet/equivalent-spellings', 'createPet/equivalent-spellings'],
+    provenByEdits: ['differing-duplicate'],
+    wrap: refusedAfterAuth(406, 'not_acceptable', (request) => {
+      const lines = request.rawHeaders ?? []
+      const first = lines.findIndex((name, index) => index % 2 === 0 && name.toLowerCase() === 'accept')
+      const value = first < 0 ? undefined : lines[first + 1]
+      return value !== undefined && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(value)
+    }),
   },
   {
     name: 'head-not-routed-404',
