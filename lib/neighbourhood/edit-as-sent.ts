@@ -1,10 +1,9 @@
 /**
  * An edit of the neighbourhood as it goes on the wire, and read once: the plain request and the edit written with the
- * create's number, each read as sent (request-reading.ts). A request whose end HTTP reads as the plain request's is
- * read (a read with no body, or a body framed by one Content-Length that counts it) may share a connection: its head
- * then says nothing of closing. Anything else, or anything an HTTP layer may refuse in its own words, has one of its
- * own, so that no other request is read with what it leaves behind. explore.ts sends it; the edit-judging benchmark
- * measures the same.
+ * create's number, each read as sent (request-reading.ts). An edit that HTTP ends where it ends the plain request (a
+ * read without a body, or a body that one Content-Length counts) may share a connection: its head then says nothing
+ * of closing. Anything else, or anything an HTTP layer may refuse in its own words, has one of its own, so that no
+ * other request is read with what it leaves behind. explore.ts sends it; the edit-judging benchmark measures the same.
  */
 import { fieldValues } from '../http/wire-reading.js'
 import { bodyOctetsOf, type RequestModel, type WireRequest, wireOf } from '../spec/request-model.js'
@@ -21,8 +20,8 @@ export interface EditAsSent {
 
 /**
  * The largest body an edit sends on a shared connection: a server that answers before it reads a body must read the
- * rest or close (RFC 9112 §9.3), and warp resets a connection whose unread body passed 8 KiB; a POST lost so is not
- * sent again, so a larger body goes on a connection of its own.
+ * rest or close (RFC 9112 §9.3), and warp resets a connection whose unread body passed 8 KiB, losing whatever request
+ * came next on it; a larger body goes on a connection of its own.
  */
 export const KEPT_ALIVE_BODY_OCTETS = 8 * 1024
 
