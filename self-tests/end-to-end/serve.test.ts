@@ -11,15 +11,27 @@ import { commandPath } from '../../lib/spec/package-root.js'
 import { runCli } from '../helpers/run-cli.js'
 import { API_KEY } from '../helpers/targets.js'
 
-/** The built command `serve …` as a child process, with its output so far. */
-function startServe(args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number> } {
+/**
+ * The built command `serve …` as a child process, with its output so far: both streams as they were read, and each on
+ * its own (two pipes are read in no set order: a line on stderr may be read after a later one on stdout).
+ */
+function startServe(
+  args: readonly string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string; stdout: () => string; stderr: () => string; exited: Promise<number> } {
   const child = spawn(process.execPath, [commandPath, 'serve', ...args], { env: { PATH: process.env.PATH ?? '', ...env } })
-  let output = ''
-  child.stdout?.on('data', (chunk) => (output += chunk))
-  child.stderr?.on('data', (chunk) => (output += chunk))
+  const read = { both: '', stdout: '', stderr: '' }
+  child.stdout?.on('data', (chunk) => {
+    read.both += chunk
+    read.stdout += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    read.both += chunk
+    read.stderr += chunk
+  })
   // 'close', not 'exit': the exit may come before the last of the output is read (on a loaded machine it did).
   const exited = new Promise<number>((resolve) => child.once('close', (code) => resolve(code ?? -1)))
-  return { child, output: () => output, exited }
+  return { child, output: () => read.both, stdout: () => read.stdout, stderr: () => read.stderr, exited }
 }
 
 /** Resolves with the output once `pattern` shows in it (or rejects when the process exits first). */
@@ -54,7 +66,8 @@ describe('the reference on a port of its own', () => {
     expect(serve.output()).not.toContain(API_KEY)
     serve.child.kill('SIGTERM')
     expect(await serve.exited).toBe(0)
-    expect(serve.output()).toMatch(/SIGTERM: stopping the server\n[\s\S]*Stopped\.\n$/)
+    expect(serve.stderr()).toMatch(/SIGTERM: stopping the server\n$/)
+    expect(serve.stdout()).toMatch(/\nStopped\.\n$/)
   })
 
   test('without PETSTORE_API_KEY it makes a key and prints it once', async () => {
