@@ -63,6 +63,10 @@ export function authorised(request: ServiceRequest, apiKey: string): boolean {
 /** The field names as they came, in their own letter case, once per line (Node's rawHeaders). */
 export const fieldNamesAsSent = (request: ServiceRequest): string[] => (request.rawHeaders ?? []).filter((_, index) => index % 2 === 0)
 
+/** The values of every line of the field `name` (any letter case), in the order they came (Node's rawHeaders). */
+export const fieldValuesAsSent = (request: ServiceRequest, name: string): string[] =>
+  fieldNamesAsSent(request).flatMap((sent, line) => (sent.toLowerCase() === name ? [request.rawHeaders?.[2 * line + 1] ?? ''] : []))
+
 /** The `name=value` pairs of the request's Cookie field. */
 export const cookiePairs = (request: ServiceRequest): string[] => (request.headers.cookie ?? '').split(/;\s*/)
 

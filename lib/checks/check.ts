@@ -6,7 +6,7 @@
 
 import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
 import { KnownPets, type WindowedReads } from '../data/known-pets.js'
-import { type StoreSurvey, surveyStore } from '../data/store-survey.js'
+import { type StoreSurvey, surveyLists, surveyStore } from '../data/store-survey.js'
 import type { HttpClient } from '../http/client.js'
 import { excerpt, MESSAGE_LIMIT } from '../http/excerpt.js'
 import type { Redactor } from '../http/redaction.js'
@@ -227,7 +227,7 @@ export class Check {
   async survey(): Promise<StoreSurvey> {
     this.state.survey ??= surveyStore(this.state.api())
     const survey = await this.waitFor('the store survey (shared)', this.state.survey)
-    for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) this.record(exchange)
+    for (const exchange of surveyLists(survey)) this.record(exchange)
     return survey
   }
 

@@ -5,7 +5,7 @@
 import { mapConcurrently } from '../http/concurrency.js'
 import { PET_STATUSES, type PetStatus, type PetstoreApi } from '../spec/petstore-api.js'
 import { type LagLog, readWithinWindow } from './eventual-reads.js'
-import { countOfStatus, listedPets, surveyStore } from './store-survey.js'
+import { countOfStatus, listedPets, surveyLists, surveyStore } from './store-survey.js'
 
 /** The store size that makes limit=100 (and the default page of 20) evidence. */
 export const SEED_TARGET = 101
@@ -47,7 +47,7 @@ export interface SeedingOptions {
 
 export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Promise<SeedingOutcome> {
   const survey = await surveyStore(api)
-  const lists = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
+  const lists = surveyLists(survey)
   if (lists.some((exchange) => exchange.response?.status !== 200)) {
     return { knownBefore: survey.lowerBound, created: 0, note: 'the store could not be listed (a list was not answered 200), so nothing was seeded' }
   }

@@ -38,6 +38,11 @@ export function listedPets(exchange: OperationExchange): SurveyedPet[] {
   })
 }
 
+/** The survey's lists in the order they were asked: the default page, limit=100, then each status's. */
+export function surveyLists(survey: StoreSurvey): OperationExchange[] {
+  return [survey.defaultPage, survey.limit100, ...PET_STATUSES.map((status) => survey.byStatus[status])]
+}
+
 export function countOfStatus(survey: StoreSurvey, status: PetStatus): number {
   let count = 0
   for (const pet of survey.pets.values()) if (pet.status === status) count += 1

@@ -26,12 +26,12 @@ export interface EditAsSent {
 export const KEPT_ALIVE_BODY_OCTETS = 8 * 1024
 
 /** Fields that change what a connection does after the request (RFC 9110 §7.6.1, §7.8; RFC 9112 §9.6): a request with one has a connection of its own. */
-const CONNECTION_FIELDS = ['connection', 'upgrade', 'keep-alive', 'te', 'trailer', 'proxy-connection']
+const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'upgrade', 'keep-alive', 'te', 'trailer', 'proxy-connection'])
 
 /** Whether the edit, by its parts alone, may end where HTTP reads the plain request's end: a GET without a body, or a POST whose body one Content-Length counts. */
 function mayKeepAlive(model: RequestModel, body: string | undefined): boolean {
   if (model.version !== 'HTTP/1.1') return false
-  if (body === undefined) return model.method === 'GET' && model.body === undefined
+  if (body === undefined) return model.method === 'GET'
   return model.method === 'POST' && model.framing === 'Content-Length' && body.length <= KEPT_ALIVE_BODY_OCTETS
 }
 
@@ -39,9 +39,10 @@ function mayKeepAlive(model: RequestModel, body: string | undefined): boolean {
 function endsAsPlain(reading: RequestReading, body: string | undefined): boolean {
   if (reading.invalid !== undefined) return false
   if (body === undefined) return true
-  if (reading.ownWords !== undefined || reading.otherForms.length > 0 || CONNECTION_FIELDS.some((name) => fieldValues(reading.fields, name).length > 0)) return false
+  // A Transfer-Encoding is a chunked body (an other form) or a message HTTP refuses: both returned above or here.
+  if (reading.ownWords !== undefined || reading.otherForms.length > 0 || reading.fields.some((field) => CONNECTION_FIELDS.has(field.name.toLowerCase()))) return false
   const lengths = fieldValues(reading.fields, 'content-length')
-  return lengths.length === 1 && lengths[0] === String(body.length) && fieldValues(reading.fields, 'transfer-encoding').length === 0
+  return lengths.length === 1 && lengths[0] === String(body.length)
 }
 
 export function editAsSent(edit: { plain: { model: RequestModel }; model: RequestModel; bodyOctets?: string | undefined }, number: number, apiKey: string): EditAsSent {

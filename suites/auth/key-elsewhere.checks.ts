@@ -6,7 +6,7 @@
  */
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
-import type { StoreSurvey } from '../../lib/data/store-survey.js'
+import { type StoreSurvey, surveyLists } from '../../lib/data/store-survey.js'
 import { urlencodedForm } from '../../lib/spec/form-bodies.js'
 import { pathBelowBase, withHeader, withPathBelowBase, withQuery } from '../../lib/spec/operation-requests.js'
 import type { Field, RequestModel } from '../../lib/spec/request-model.js'
@@ -90,7 +90,7 @@ const PATH_SPELLINGS = [
  * date's comma is followed by a day, not by a name and `=`.
  */
 function cookiesSet(survey: StoreSurvey): string[] {
-  const answers = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
+  const answers = surveyLists(survey)
   const pairs = answers.flatMap((exchange) =>
     [...(exchange.response?.headers['set-cookie'] ?? '').matchAll(/(?:^|,)\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+=[^;,]*)/g)].map((match) => match[1] as string),
   )

@@ -1,9 +1,10 @@
 import { describe, test } from '../../lib/checks/registry.js'
+import { surveyLists } from '../../lib/data/store-survey.js'
 
 describe('limits: rate limits', () => {
   test('[limits/rate-limits] rate-limited answers to the store survey are recorded', async ({ check }) => {
     const survey = await check.survey()
-    const exchanges = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]
+    const exchanges = surveyLists(survey)
     const retried = exchanges.filter((exchange) => exchange.retries.some((attempt) => attempt.status !== undefined))
     check.observe(
       retried.length === 0

@@ -1,12 +1,13 @@
 import { mediaType } from '../../lib/checks/assertions.js'
 import { describe, test } from '../../lib/checks/registry.js'
+import { surveyLists } from '../../lib/data/store-survey.js'
 import type { RecordedResponse } from '../../lib/http/traffic.js'
 
 describe('responses: JSON answers', () => {
   test('[responses/json-content-type] the answers of the store survey are labelled application/json, whatever their status', async ({ check }) => {
     const survey = await check.survey()
     // The label of every answer whose body the spec defines (2xx and 4xx), whatever the status: the status is other rules' to judge.
-    const labelled = [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)].flatMap((exchange) => {
+    const labelled = surveyLists(survey).flatMap((exchange) => {
       const status = exchange.response?.status ?? 0
       return status >= 200 && status < 500 && status !== 429 && !(status >= 300 && status < 400) ? [{ exchange, response: exchange.response as RecordedResponse }] : []
     })
@@ -25,7 +26,7 @@ describe('responses: JSON answers', () => {
 
   test('[responses/no-server-error] the store survey is answered without a 5xx', async ({ check }) => {
     const survey = await check.survey()
-    for (const exchange of [survey.defaultPage, survey.limit100, ...Object.values(survey.byStatus)]) {
+    for (const exchange of surveyLists(survey)) {
       check.expect.that(
         exchange.response !== undefined && exchange.response.status < 500,
         `${exchange.request.url} answered ${exchange.response?.status ?? exchange.failure?.message}`,

@@ -1,7 +1,7 @@
 /** How a conformant service's HTTP server may deliver its answers (RFC 9110, RFC 9112), and how it may ask a client to slow down. */
 import { errorResponse } from '../../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../../reference/http-types.js'
-import { fieldNamesAsSent, mapAnswers } from '../variant.js'
+import { fieldValuesAsSent, mapAnswers } from '../variant.js'
 import type { Allowance } from './allowance.js'
 
 /** Every answer delivered another way. */
@@ -146,7 +146,7 @@ export const transportAllowances: Allowance[] = [
       "A sender MUST NOT generate multiple field lines with the same name in a message … unless … the field's definition allows multiple field line values; Unless noted otherwise, a recipient MAY attempt to recover a usable protocol element from an invalid construct",
     layer: 'edge',
     wrap: refusedByTheHttpLayer(
-      (request) => fieldNamesAsSent(request).filter((name) => name.toLowerCase() === 'content-type').length > 1,
+      (request) => fieldValuesAsSent(request, 'content-type').length > 1,
       'text/html',
       '<?xml version="1.0" encoding="iso-8859-1"?>\n<!DOCTYPE html>\n<html><head><title>400 Bad Request</title></head><body><h1>400 Bad Request</h1></body></html>\n',
     ),

@@ -7,7 +7,7 @@
 import { isPetStatus } from '../../lib/spec/petstore-api.js'
 import { errorResponse, json, petBody } from '../../reference/handler.js'
 import { refusedAfterAuth } from '../allowances/list-pets.js'
-import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withoutHeader, withValidKey } from '../variant.js'
+import { fieldValuesAsSent, isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withoutHeader, withValidKey } from '../variant.js'
 
 /** A JSON object's text with each repeated member name keeping its first value (a first-wins parser's reading), or undefined when no name repeats. */
 function firstMembersWin(text: string): string | undefined {
@@ -146,10 +146,8 @@ export const httpPartFaults: Variant[] = [
     catches: ['listPets/equivalent-spellings', 'getPet/equivalent-spellings', 'createPet/equivalent-spellings'],
     provenByEdits: ['differing-duplicate'],
     wrap: refusedAfterAuth(406, 'not_acceptable', (request) => {
-      const lines = request.rawHeaders ?? []
-      const first = lines.findIndex((name, index) => index % 2 === 0 && name.toLowerCase() === 'accept')
-      const value = first < 0 ? undefined : lines[first + 1]
-      return value !== undefined && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(value)
+      const [first] = fieldValuesAsSent(request, 'accept')
+      return first !== undefined && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(first)
     }),
   },
   {
