@@ -135,6 +135,12 @@ const mediaTypeOf = (request: ServiceRequest) =>
     ?.replace(/^[ \t]+|[ \t]+$/g, '')
     .toLowerCase()
 
+/** The auth precedence row's grant both body limits in front of the key take. */
+const A_413_MAY_COME_FIRST = {
+  source: { policy: 'auth precedence' },
+  allowedBy: 'A 413 for a body over a size limit may come first (gateways commonly refuse large bodies before any service sees them; INFO)',
+} as const
+
 export const createPetAllowances: Allowance[] = [
   {
     id: 'client-id-refused-400',
@@ -297,8 +303,7 @@ export const createPetAllowances: Allowance[] = [
   {
     id: 'body-limit-64kib-413-at-the-edge',
     does: 'a gateway in front refuses a request body over 64 KiB with 413 and an Error body, before the service reads the key',
-    source: { policy: 'auth precedence' },
-    allowedBy: 'A 413 for a body over a size limit may come first (gateways commonly refuse large bodies before any service sees them; INFO)',
+    ...A_413_MAY_COME_FIRST,
     layer: 'edge',
     group: 'body limit',
     wrap: (inner) => async (request) => (tooLarge(request) ? errorResponse(413, 'payload_too_large', 'the body is over 64 KiB') : inner(request)),
@@ -306,8 +311,7 @@ export const createPetAllowances: Allowance[] = [
   {
     id: 'keyless-body-limit-16kib-413',
     does: 'a request without a valid key whose body is over 16 KiB is refused with 413 and an Error body before the key is read (a smaller limit for requests nobody is known to have sent); with the key, bodies are read as the reference reads them',
-    source: { policy: 'auth precedence' },
-    allowedBy: 'A 413 for a body over a size limit may come first (gateways commonly refuse large bodies before any service sees them; INFO)',
+    ...A_413_MAY_COME_FIRST,
     layer: 'edge',
     group: 'body limit',
     wrap:
