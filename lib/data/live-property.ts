@@ -42,6 +42,8 @@ export interface LivePropertyOptions<T, K extends string, O extends PropertyOutc
   cost: (outcome: O) => number
   /** A budget shared by every shrink of the property, or the limits of a budget of its own for each shrink. */
   shrinkBudget: ShrinkBudget | ShrinkLimits
+  /** Called with the seed's values before any is sent (the sequences set their request caps there). */
+  plan?: (values: readonly T[]) => void
 }
 
 export interface Shrunk<T, K extends string, O extends PropertyOutcome<K>> {
@@ -117,6 +119,7 @@ export class LiveProperty<T, K extends string, O extends PropertyOutcome<K>> {
   /** Send the seed's values, at most `concurrency` at once. */
   async runAll(): Promise<O[]> {
     const values = fc.sample(this.options.arbitrary(), { seed: this.options.seed, numRuns: this.options.numRuns })
+    this.options.plan?.(values)
     this.outcomes = await mapConcurrently(values, this.options.concurrency, (value) => this.outcomeOf(value))
     return this.outcomes
   }

@@ -95,15 +95,16 @@ describe.concurrent('a failing sequence is shrunk, reported step by step, and re
 })
 
 describe.concurrent('sequences against conformant targets, and where they cannot decide', () => {
-  test('the reference: every requirement the sequences judge passes, within 2 × length + 6 requests per sequence', async () => {
-    const outcome = await fullRun(undefined, ['--requirements', `${VIEWS},createPet/ids-unique`])
+  test('the reference: every requirement the sequences judge passes, within the budget of sequences × (length − 2) requests', async () => {
+    // Seed 5's sequences, drawn freely, sent 139 requests on the reference (sequence-budget.test.ts plans them).
+    const outcome = await fullRun(undefined, ['--requirements', `${VIEWS},createPet/ids-unique`, '--seed', '5'])
     expect(outcome.code, outcome.stdout).toBe(0)
     expect(verdictOf(outcome, VIEWS)).toBe('pass')
     const note = outcome.results?.requirements.find((result) => result.id === VIEWS)?.observations.find((line) => /sequences decided it/.test(line)) ?? ''
     const [, decided, sequences, requests] = /(\d+) of (\d+) sequences decided it \(seed \d+; (\d+) requests in all\)/.exec(note) ?? []
     expect(Number(sequences)).toBe(10)
     expect(Number(decided)).toBeGreaterThan(5)
-    expect(Number(requests)).toBeLessThanOrEqual(10 * (2 * 12 + 6))
+    expect(Number(requests)).toBeLessThanOrEqual(10 * (12 - 2))
   })
 
   test('smoke against 150 pets: the sequences only read, and still compare lists with GETs', async () => {

@@ -35,7 +35,7 @@ export interface TargetOptions {
   getPetInService: boolean
   /** False where the run's valid list (the survey's GET /pets?limit=100) was refused: a refusal of a list then shows nothing. */
   validListsServed: boolean
-  /** Most requests one sequence sends on a target that shows every pet at once (re-reads within the window come on top). */
+  /** Most requests this sequence sends on a target that shows every pet at once (re-reads within the window come on top): its own cap, or the run's budget's. */
   requestCap: number
   /** Put before every generated name: the run's prefix and the sequence's number, so each pet tells which sequence made it (policy §3). */
   namePrefix: string
@@ -64,10 +64,13 @@ export class SequenceTarget {
 
   /**
    * Whether a command that sends `requests` and creates `creates` pets still fits the sequence's request cap,
-   * keeping in reserve what the sweep will send (a GET per created pet, a list per status).
+   * keeping in reserve what the sweep will send (a GET per created pet, a list per status they may show), as
+   * sequence-budget.ts plans it.
    */
   affords(model: StoreModel, requests: number, creates = 0): boolean {
-    return !this.brokenTransport && this.outcome.exchanges.length + requests + model.created.length + creates + PET_STATUSES.length <= this.options.requestCap
+    const created = model.created.length + creates
+    const sweep = created + Math.min(PET_STATUSES.length, created)
+    return !this.brokenTransport && this.outcome.exchanges.length + requests + sweep <= this.options.requestCap
   }
 
   get namePrefix(): string {

@@ -15,6 +15,7 @@ import type { OperationExchange } from '../../lib/spec/petstore-api.js'
 import { causeOfCreate, VALID_BODY_REQUIREMENTS, type ValidBodyRequirement } from '../createPet/generated-bodies.js'
 import { getPetRemoved, isRefusal, replayCommand, replayPathFor } from '../fixtures.js'
 import { commandsArbitrary, type SequenceCommand, sweep } from './commands.js'
+import { plannedRequestsOf, sequencesBudget, sharedCap } from './sequence-budget.js'
 import type { SequenceOutcome, SequenceRequirement } from './sequence-outcome.js'
 import { requestCapOf, SequenceTarget } from './sequence-target.js'
 import { StoreModel } from './store-model.js'
@@ -42,6 +43,8 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
     const options = { writes: !check.isReadOnly, length: context.sequenceLength, categoryIds: context.categoryIds }
     let runs = 0
     const count = Math.max(1, context.sequences)
+    // The seed's sequences share the run's budget (sequence-budget.ts); a shrink's candidate or a replay has its own cap.
+    const caps = new WeakMap<object, number>()
     const sequences = new LiveProperty<Iterable<SequenceCommand>, SequenceRequirement, SequenceOutcome>({
       arbitrary: (replayPath) => commandsArbitrary(options, replayPath),
       seed: context.seed,
@@ -51,6 +54,11 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
       // One budget for every shrink of the run, in requests sent.
       cost: (outcome) => outcome.exchanges.length,
       shrinkBudget: new ShrinkBudget({ requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES, stop: check.stop }),
+      plan: (values) => {
+        const plans = values.map((commands) => plannedRequestsOf(commands, context.sequenceLength))
+        const cap = sharedCap(plans, sequencesBudget(count, context.sequenceLength), context.sequenceLength)
+        for (const commands of values) caps.set(commands, cap)
+      },
       evaluate: async (commands) => {
         runs += 1
         const target = new SequenceTarget({
@@ -59,7 +67,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
           eventually: (what, read, found, ofCreatedPet, pets) => check.eventually(what, () => read(), found, api, { ofCreatedPet, pets }),
           getPetInService: !getPetRemoved(check),
           validListsServed: !isRefusal(survey.limit100),
-          requestCap: requestCapOf(context.sequenceLength),
+          requestCap: caps.get(commands) ?? requestCapOf(context.sequenceLength),
         })
         const model = new StoreModel(survey.pets)
         await fc.asyncModelRun(() => ({ model, real: target }), commands)

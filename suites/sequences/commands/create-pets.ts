@@ -10,6 +10,7 @@ import { renderValidNewPet, type ValidNewPet } from '../../../lib/data/new-pet-a
 import { integerField } from '../../../lib/http/json.js'
 import { responseObject } from '../../../lib/http/response-json.js'
 import type { OperationExchange, PetStatus } from '../../../lib/spec/petstore-api.js'
+import type { PlannedCommand } from '../sequence-budget.js'
 import type { SequenceTarget } from '../sequence-target.js'
 import type { StoreModel } from '../store-model.js'
 
@@ -30,8 +31,16 @@ function petWords(pet: ValidNewPet): string {
   return `{name ${JSON.stringify(pet.name.length > 24 ? `${pet.name.slice(0, 24)}…` : pet.name)}, categoryId ${pet.categoryId}${pet.categoryIdSpelling === 'integer' ? '' : ' (respelled)'}, status ${pet.status ?? '(none)'}}`
 }
 
-export class CreatePets implements fc.AsyncCommand<StoreModel, SequenceTarget> {
+export class CreatePets implements fc.AsyncCommand<StoreModel, SequenceTarget>, PlannedCommand {
   constructor(private readonly pets: readonly ValidNewPet[]) {}
+
+  get creates(): number {
+    return this.pets.length
+  }
+
+  plannedRequests(): number {
+    return this.pets.length
+  }
 
   check(): boolean {
     return true

@@ -8,6 +8,7 @@ import type fc from 'fast-check'
 import { describeAnswer, failureOf } from '../../../lib/checks/assertions.js'
 import { windowWords } from '../../../lib/data/eventual-reads.js'
 import { petWithId } from '../answers.js'
+import type { PlannedCommand } from '../sequence-budget.js'
 import type { SequenceRequirement } from '../sequence-outcome.js'
 import type { SequenceTarget } from '../sequence-target.js'
 import { StoreModel } from '../store-model.js'
@@ -50,11 +51,18 @@ export async function readKnownPet(model: StoreModel, target: SequenceTarget, id
   await target.observe(model, pet, target.getSource(id, read.exchange))
 }
 
-export class GetKnownPet implements fc.AsyncCommand<StoreModel, SequenceTarget> {
+export class GetKnownPet implements fc.AsyncCommand<StoreModel, SequenceTarget>, PlannedCommand {
   constructor(
     private readonly among: 'created' | 'listed',
     private readonly index: number,
   ) {}
+
+  readonly creates = 0
+
+  /** One read; none of a created pet before the sequence created one (its precondition fails). */
+  plannedRequests(createdBefore: number): number {
+    return this.among === 'created' && createdBefore === 0 ? 0 : 1
+  }
 
   check(model: Readonly<StoreModel>): boolean {
     return model[this.among].length > 0
@@ -72,8 +80,14 @@ export class GetKnownPet implements fc.AsyncCommand<StoreModel, SequenceTarget> 
   }
 }
 
-export class GetUnknownPet implements fc.AsyncCommand<StoreModel, SequenceTarget> {
+export class GetUnknownPet implements fc.AsyncCommand<StoreModel, SequenceTarget>, PlannedCommand {
   constructor(private readonly id: bigint) {}
+
+  readonly creates = 0
+
+  plannedRequests(): number {
+    return 1
+  }
 
   check(model: Readonly<StoreModel>): boolean {
     return !model.pets.has(this.id)

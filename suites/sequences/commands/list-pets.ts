@@ -11,16 +11,23 @@ import { describeAnswer, failureOf, isServerError } from '../../../lib/checks/as
 import { integerField, stringifyJson } from '../../../lib/http/json.js'
 import { CLIENT_ERROR_OR_OK } from '../../fixtures.js'
 import { animalText, listItems } from '../answers.js'
+import type { PlannedCommand } from '../sequence-budget.js'
 import { type ListRequest, listWords } from '../sequence-outcome.js'
 import type { SequenceTarget } from '../sequence-target.js'
 import { StoreModel } from '../store-model.js'
 
-export class ListPets implements fc.AsyncCommand<StoreModel, SequenceTarget> {
+export class ListPets implements fc.AsyncCommand<StoreModel, SequenceTarget>, PlannedCommand {
   /** @param patient In the sweep: a created pet not listed yet is waited for within the window, not left for later. */
   constructor(
     private readonly query: ListRequest,
     private readonly patient = false,
   ) {}
+
+  readonly creates = 0
+
+  plannedRequests(): number {
+    return 1
+  }
 
   check(): boolean {
     return true

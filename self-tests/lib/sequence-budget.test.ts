@@ -1,0 +1,61 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { commandsArbitrary } from '../../suites/sequences/commands.js'
+import { type PlannedCommand, plannedRequestsOf, sequencesBudget, sharedCap } from '../../suites/sequences/sequence-budget.js'
+import { requestCapOf } from '../../suites/sequences/sequence-target.js'
+
+const create = (pets: number): PlannedCommand => ({ creates: pets, plannedRequests: () => pets })
+const read: PlannedCommand = { creates: 0, plannedRequests: () => 1 }
+const readCreated: PlannedCommand = { creates: 0, plannedRequests: (createdBefore) => (createdBefore === 0 ? 0 : 1) }
+
+/** The seed's sequences as a run draws them at the command's defaults (10 of at most 12 commands, creates among them). */
+function plansOf(seed: number): number[] {
+  const values = fc.sample(commandsArbitrary({ writes: true, length: 12, categoryIds: [] }), { seed, numRuns: 10 })
+  return values.map((commands) => plannedRequestsOf(commands, 12))
+}
+
+describe("the sequences' request budget: planned before any is sent, the longest cut first", () => {
+  test("a sequence's most: its commands, a read of each pet it creates, a list of each status they may show, within its own cap", () => {
+    expect(plannedRequestsOf([read, read], 12)).toBe(2)
+    // Two pets: two creates, two reads in the sweep, two lists (two statuses at most).
+    expect(plannedRequestsOf([create(2)], 12)).toBe(6)
+    // Four pets show at most the three statuses; a read of a created pet before any is created is not sent.
+    expect(plannedRequestsOf([readCreated, create(1), create(2), create(1), readCreated], 12)).toBe(1 + 4 + 4 + 3)
+    expect(
+      plannedRequestsOf(
+        Array.from({ length: 12 }, () => create(2)),
+        12,
+      ),
+    ).toBe(requestCapOf(12))
+  })
+
+  test('plans that fit the budget keep their own caps; others share the largest cap that fits, so short ones run whole', () => {
+    expect(sharedCap([10, 20, 30], 60, 12)).toBe(requestCapOf(12))
+    const cap = sharedCap([4, 20, 30], 40, 12)
+    expect(cap).toBe(18)
+    expect(Math.min(4, cap) + Math.min(20, cap) + Math.min(30, cap)).toBeLessThanOrEqual(40)
+    expect(Math.min(4, cap + 1) + Math.min(20, cap + 1) + Math.min(30, cap + 1)).toBeGreaterThan(40)
+  })
+
+  test('at the defaults, 10 sequences of 12 commands share 100 requests', () => {
+    expect(sequencesBudget(10, 12)).toBe(100)
+    expect(sequencesBudget(0, 1)).toBe(1)
+  })
+
+  test('at seeds 1 to 30 the capped sequences fit the budget, and the cap bites where the draw is long (seed 5: 150 planned)', () => {
+    const budget = sequencesBudget(10, 12)
+    const cut: number[] = []
+    for (let seed = 1; seed <= 30; seed += 1) {
+      const plans = plansOf(seed)
+      const cap = sharedCap(plans, budget, 12)
+      expect(
+        plans.reduce((sum, plan) => sum + Math.min(plan, cap), 0),
+        `seed ${seed}`,
+      ).toBeLessThanOrEqual(budget)
+      if (cap < requestCapOf(12)) cut.push(seed)
+    }
+    expect(plansOf(5).reduce((sum, plan) => sum + plan, 0)).toBe(150)
+    expect(cut).toContain(5)
+    expect(cut.length).toBeLessThan(30)
+  })
+})
