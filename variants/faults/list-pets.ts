@@ -45,6 +45,17 @@ export const listPetsFaults: Variant[] = [
     wrap: refusedAfterAuth(400, 'invalid_limit', (request) => isListPets(request) && request.query.get('limit') === '100'),
   },
   {
+    name: 'empty-limit-lists-everything',
+    description:
+      'an empty limit (`limit=`) is read as no limit at all, as a cap guarded by `if (limit)` reads it: every pet is listed (shows only on a list of more than 100 pets, so not under a filter of a fresh store)',
+    catches: ['listPets/limit-out-of-range'],
+    wrap: (reference, context) => async (request) => {
+      if (!isListPets(request) || request.query.get('limit') !== '') return reference(request)
+      const answer = await reference(withoutParameter(request, 'limit'))
+      return answer.status === 200 ? listWith(request, context, Number.POSITIVE_INFINITY) : answer
+    },
+  },
+  {
     name: 'limit-off-by-one',
     description: 'limit=N returns N+1 pets',
     catches: ['listPets/limit-caps-size', 'listPets/limit-max-100'],
