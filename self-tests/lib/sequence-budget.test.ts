@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import type { PetstoreApi } from '../../lib/spec/petstore-api.js'
 import { commandsArbitrary } from '../../suites/sequences/commands.js'
 import { type PlannedCommand, plannedRequestsOf, sequencesBudget, sharedCap } from '../../suites/sequences/sequence-budget.js'
-import { requestCapOf } from '../../suites/sequences/sequence-target.js'
+import { requestCapOf, SequenceTarget } from '../../suites/sequences/sequence-target.js'
+import { StoreModel } from '../../suites/sequences/store-model.js'
 
 const create = (pets: number): PlannedCommand => ({ creates: pets, plannedRequests: () => pets })
 const read: PlannedCommand = { creates: 0, plannedRequests: () => 1 }
@@ -35,6 +37,26 @@ describe("the sequences' request budget: planned before any is sent, the longest
     expect(cap).toBe(18)
     expect(Math.min(4, cap) + Math.min(20, cap) + Math.min(30, cap)).toBeLessThanOrEqual(40)
     expect(Math.min(4, cap + 1) + Math.min(20, cap + 1) + Math.min(30, cap + 1)).toBeGreaterThan(40)
+  })
+
+  test("a sequence keeps in reserve the sweep its pets need, and a command the run's budget leaves out says why", () => {
+    const capWords = 'the 10 sequences of the run share 100 requests, the longest cut first'
+    const target = new SequenceTarget({
+      api: () => ({}) as PetstoreApi,
+      eventually: () => Promise.reject(new Error('no read in this test')),
+      getPetInService: true,
+      validListsServed: true,
+      requestCap: 3,
+      capWords,
+      namePrefix: 'budget ',
+    })
+    const model = new StoreModel()
+    // A create of one pet: the create, its read and one list in the sweep.
+    expect(target.affords(model, 1, 1)).toBe(true)
+    expect(target.affords(model, 2, 2)).toBe(false)
+    expect(target.affords(model, 3)).toBe(true)
+    target.skip('create 2 pets')
+    expect(target.outcome.steps).toEqual([`create 2 pets (not sent: the sequence's cap of 3 requests is reached (${capWords}))`])
   })
 
   test('at the defaults, 10 sequences of 12 commands share 100 requests', () => {

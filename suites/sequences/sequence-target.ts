@@ -37,6 +37,8 @@ export interface TargetOptions {
   validListsServed: boolean
   /** Most requests this sequence sends on a target that shows every pet at once (re-reads within the window come on top): its own cap, or the run's budget's. */
   requestCap: number
+  /** Why the cap is what it is, when the run's budget set it below the sequence's own: the steps a cap leaves out say so. */
+  capWords?: string
   /** Put before every generated name: the run's prefix and the sequence's number, so each pet tells which sequence made it (policy §3). */
   namePrefix: string
 }
@@ -98,7 +100,9 @@ export class SequenceTarget {
 
   /** A command the cap leaves out, as the steps show it. */
   skip(command: string): void {
-    const why = this.brokenTransport ? 'an earlier request of the sequence got no answer' : `the sequence's cap of ${this.options.requestCap} requests is reached`
+    const why = this.brokenTransport
+      ? 'an earlier request of the sequence got no answer'
+      : `the sequence's cap of ${this.options.requestCap} requests is reached${this.options.capWords ? ` (${this.options.capWords})` : ''}`
     this.outcome.steps.push(`${command} (not sent: ${why})`)
   }
 

@@ -45,6 +45,7 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
     const count = Math.max(1, context.sequences)
     // The seed's sequences share the run's budget (sequence-budget.ts); a shrink's candidate or a replay has its own cap.
     const caps = new WeakMap<object, number>()
+    const budget = sequencesBudget(count, context.sequenceLength)
     const sequences = new LiveProperty<Iterable<SequenceCommand>, SequenceRequirement, SequenceOutcome>({
       arbitrary: (replayPath) => commandsArbitrary(options, replayPath),
       seed: context.seed,
@@ -56,18 +57,21 @@ export function sequenceRun(check: Check): Promise<SequenceRun> {
       shrinkBudget: new ShrinkBudget({ requests: SHRINK_BUDGET, candidates: SHRINK_CANDIDATES, stop: check.stop }),
       plan: (values) => {
         const plans = values.map((commands) => plannedRequestsOf(commands, context.sequenceLength))
-        const cap = sharedCap(plans, sequencesBudget(count, context.sequenceLength), context.sequenceLength)
+        const cap = sharedCap(plans, budget, context.sequenceLength)
         for (const commands of values) caps.set(commands, cap)
       },
       evaluate: async (commands) => {
         runs += 1
+        const ownCap = requestCapOf(context.sequenceLength)
+        const cap = caps.get(commands) ?? ownCap
         const target = new SequenceTarget({
           namePrefix: `${check.petName(`seq${runs}`)} `,
           api: (record) => api.recording(record),
           eventually: (what, read, found, ofCreatedPet, pets) => check.eventually(what, () => read(), found, api, { ofCreatedPet, pets }),
           getPetInService: !getPetRemoved(check),
           validListsServed: !isRefusal(survey.limit100),
-          requestCap: caps.get(commands) ?? requestCapOf(context.sequenceLength),
+          requestCap: cap,
+          ...(cap < ownCap ? { capWords: `the ${count} sequences of the run share ${budget} requests, the longest cut first` } : {}),
         })
         const model = new StoreModel(survey.pets)
         await fc.asyncModelRun(() => ({ model, real: target }), commands)
