@@ -206,7 +206,7 @@ export const SETTINGS = {
     default: 12,
     min: 1,
     max: 200,
-    help: 'most commands in one sequence; a sequence sends at most 2 × this + 6 requests, and the sequences of a run at most --sequences × (this − 2) together, the longest cut first (re-reads within the consistency window aside)',
+    help: 'most commands in one sequence; a sequence sends at most 2 × this + 6 requests, and the sequences of a run at most --sequences × (this − 2) together (3 a sequence at least), the longest cut first (re-reads within the consistency window aside)',
   }),
   replayPath: text({
     flag: 'replay-path',

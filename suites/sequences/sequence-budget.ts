@@ -17,9 +17,12 @@ export interface PlannedCommand {
   readonly creates: number
 }
 
-/** The requests the sequences of a run send together at most: `length − 2` a sequence (100 at the command's defaults). */
+/**
+ * The requests the sequences of a run send together at most: `length − 2` a sequence (100 at the command's defaults),
+ * and never less than the 3 one create needs (the create, its read and the list of its status).
+ */
 export function sequencesBudget(sequences: number, length: number): number {
-  return Math.max(1, sequences) * Math.max(1, length - 2)
+  return Math.max(1, sequences) * Math.max(3, length - 2)
 }
 
 /** fast-check's commands are wrapped (`cmd`); a plain command stands for itself. */
