@@ -644,6 +644,19 @@ describe('what an edited request may not get in place of an answer', () => {
     expect(failed).toEqual([expect.objectContaining({ requirementId: 'createPet/returns-201-pet', message: expect.stringMatching(/has status 400, expected 201 or 406/) })])
   })
 
+  test('an invalid NewPet answered 201 breaks both halves of its row: exactly 400, and nothing created (as the generated invalid bodies judge it)', () => {
+    const pet = '{"name":"n","categoryId":1,"status":"sold"}'
+    const create = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 43')
+    const accepted = (status: number) => ({ response: { status, headers: { 'content-type': 'application/json' }, body: '{"id":9,"name":"n","categoryId":1}', bodyBytes: 34 } })
+    const failed = (status: number) =>
+      findingsOn(create, create, accepted(status), answered(pet), { plain: pet, edited: '{"name":"n","categoryId":1,"extra":[NaN]}' })
+        .filter((finding) => !finding.ok)
+        .map((finding) => finding.requirementId)
+    expect(failed(201)).toEqual(['createPet/invalid-body-400', 'createPet/invalid-body-not-created'])
+    // A refusal in another status breaks the first half alone: the leakage search decides the second.
+    expect(failed(422)).toEqual(['createPet/invalid-body-400'])
+  })
+
   test('a read of one pet with other segments below /pets/ never gets another pet (§2b); with dot segments, the pet the path names once they are removed (RFC 3986 §5.2.4)', () => {
     const read30 = head('GET /v1/pets/30 HTTP/1.1', 'Accept: application/json', AUTH)
     const failed = (line: string, body: string) =>
