@@ -3,8 +3,8 @@
  * seed has drawn them, and so is the most each can send: its commands' requests, a read of every pet it creates
  * and a list of each status those pets may show (the sweep). When the sequences of a run would send more than the
  * budget together, one cap is found for all of them, the largest that fits, so the longest are cut first and the
- * shorter ones run whole. A run then sends the same number of requests at every seed within a few, whatever its
- * sequences drew (re-reads of a lagging store within the consistency window come on top, as they do for a cap).
+ * shorter ones run whole. A run's sequences then send at most the budget whatever the seed drew, so a long draw no
+ * longer swells the run (re-reads of a lagging store within the consistency window come on top, as they do for a cap).
  */
 import { PET_STATUSES } from '../../lib/spec/petstore-api.js'
 import { requestCapOf } from './sequence-target.js'
