@@ -8,6 +8,7 @@ import type { Exchange } from '../http/exchange.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
+import { REQUEST_LINE_PROBLEM } from '../http/wire-reading.js'
 import type { Expectation } from '../neighbourhood/edit-oracle.js'
 import type { Judgement } from '../neighbourhood/operation-judgements.js'
 import type { RequirementId } from '../spec/catalogue.js'
@@ -176,13 +177,12 @@ export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, 
       // it has no tunnel for, whatever its target.
       const message = exchange.failure?.message ?? ''
       if (kind === 'dropped' || expectation.otherMethod || !ENDED_BY_TARGET.test(message)) return [answered]
-      return [
-        {
-          requirementId: 'responses/edits-answered',
-          ok: false,
-          message: `the target closed the connection without a word on a message HTTP refuses as written (${expectation.invalidMessage}), where HTTP/1.1 answers it 400 (RFC 9112 §3, §5.1, §6.3): ${message}`,
-        },
-      ]
+      // A later minor version alone is no message HTTP refuses: a server reads it as the HTTP/1 it implements.
+      const laterMinor = expectation.invalidMessage === REQUEST_LINE_PROBLEM && /^HTTP\/1\.\d+$/.test(expectation.unsupportedVersion ?? '')
+      const what = laterMinor
+        ? `a request of ${expectation.unsupportedVersion}, which a server reads as the highest HTTP/1 it implements and answers so (RFC 9110 §2.5)`
+        : `a message HTTP refuses as written (${expectation.invalidMessage}), where HTTP/1.1 answers it 400 (RFC 9112 §3, §5.1, §6.3)`
+      return [{ requirementId: 'responses/edits-answered', ok: false, message: `the target closed the connection without a word on ${what}: ${message}` }]
     }
     // No answer at all: the check that sent it says so (it asserts that every edit was answered); and a close that
     // stands in for the answers a rule names fails that rule.

@@ -128,6 +128,9 @@ export function readWire(head: string): WireReading {
   return reading
 }
 
+/** WireReading.invalid's words for a request line that is not method, target and HTTP/1.0 or 1.1, one space apart. */
+export const REQUEST_LINE_PROBLEM = 'the request line is not method, target and version (HTTP/1.1 or HTTP/1.0) with one space between'
+
 /** HTTP/1.0 and HTTP/1.1: the versions a request line of HTTP/1.1 carries (a later minor version, `HTTP/1.2`, is one a server may refuse too). */
 const HTTP1 = /^HTTP\/1\.[01]$/
 
@@ -151,8 +154,7 @@ function readHead(head: string): WireReading {
   const problems: string[] = []
   const otherForms: string[] = []
   const version = parts[2]
-  if (parts.length !== 3 || (version !== 'HTTP/1.1' && version !== 'HTTP/1.0'))
-    problems.push('the request line is not method, target and version (HTTP/1.1 or HTTP/1.0) with one space between')
+  if (parts.length !== 3 || (version !== 'HTTP/1.1' && version !== 'HTTP/1.0')) problems.push(REQUEST_LINE_PROBLEM)
   else if (version === 'HTTP/1.0') otherForms.push('HTTP/1.0')
   if (!TOKEN.test(method)) problems.push('the method is not a token')
   // absolute-form (RFC 9112 §3.2.2): read as the origin-form it names.

@@ -363,6 +363,16 @@ describe('without the key, no access; a message HTTP refuses, the invariants alo
     const judged = judgeEditedAnswer(answered(later, 505), expectationOf(readRequest({ head: GET }, KEY), later, edit, context), undefined, {})
     expect(judged.filter((finding) => !finding.ok).map((finding) => finding.requirementId)).toEqual(['responses/message-forms'])
     expect(serverError(later, 500).length).toBeGreaterThan(0)
+    // Closed without a word, it warns as a request the server should have read as HTTP/1.1, not as one HTTP refuses.
+    const closed = (reading: ReturnType<typeof readRequest>) =>
+      judgeEditedAnswer(
+        { ...answered(reading, 0), response: undefined, failure: { kind: 'connection', message: 'other side closed' } },
+        expectationOf(readRequest({ head: GET }, KEY), reading, edit, context),
+        undefined,
+        {},
+      ).map((finding) => finding.message ?? '')
+    expect(closed(later)).toEqual([expect.stringMatching(/on a request of HTTP\/1\.2, which a server reads as the highest HTTP\/1 it implements .*RFC 9110 §2\.5/)])
+    expect(closed(zeroNine)).toEqual([expect.stringMatching(/on a message HTTP refuses as written .* where HTTP\/1\.1 answers it 400/)])
   })
 
   test('the key is read as RFC 9110 and RFC 6750 read it, and leniently where a reader may', () => {
