@@ -48,11 +48,11 @@ export const UNKNOWN_METHODS: readonly string[] = ['FETCH', 'LIST', 'XGET', 'PET
 
 /**
  * The classes of other methods for a request: HEAD and OPTIONS each alone (the methods every server answers, one
- * with GET's rules, one often before any rule), the registry's other safe methods, unknown tokens, GET and POST in
- * each other's place, and the registry's unsafe methods. What may change the store goes only where a conformant
- * service refuses it before it acts: an unsafe method only without the key, and in a read-only run nothing but the
- * registry's safe methods.
- * TRACE, which echoes the request and so its key, only without the key.
+ * with GET's rules, one often before any rule), TRACE alone without the key (the one a framework answers itself by
+ * echoing the request, before any rule: cpprest's listener, a servlet's doTrace; with the key it would echo the key),
+ * the registry's other safe methods, unknown tokens, GET and POST in each other's place, and the registry's unsafe
+ * methods. What may change the store goes only where a conformant service refuses it before it acts: an unsafe
+ * method only without the key, and in a read-only run nothing but the registry's safe methods.
  */
 export function otherMethodClasses(plainMethod: string, options: { keyed: boolean; writes: boolean }): Array<{ name: string; methods: string[] }> {
   const { keyed, writes } = options
@@ -60,7 +60,8 @@ export function otherMethodClasses(plainMethod: string, options: { keyed: boolea
   const classes = [
     { name: 'HEAD', methods: other(['HEAD']) },
     { name: 'OPTIONS', methods: other(['OPTIONS']) },
-    { name: 'other safe methods', methods: other(SAFE.filter((name) => !['GET', 'HEAD', 'OPTIONS', ...(keyed ? ['TRACE'] : [])].includes(name))) },
+    { name: 'TRACE', methods: keyed ? [] : other(['TRACE']) },
+    { name: 'other safe methods', methods: other(SAFE.filter((name) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(name))) },
   ]
   // A token no registry names has no safety to rely on: only a run that may write sends one.
   if (writes) classes.push({ name: 'unknown tokens', methods: [...UNKNOWN_METHODS] })

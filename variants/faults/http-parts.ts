@@ -190,6 +190,22 @@ export const httpPartFaults: Variant[] = [
         : reference(request),
   },
   {
+    name: 'trace-echoed-before-auth',
+    description:
+      "the framework's own TRACE handler answers 200 message/http echoing the request, before any route or auth runs, without a key too (cpprest's listener; a servlet's doTrace) (other-method)",
+    catches: ['auth/no-access-without-key'],
+    provenByEdits: ['other-method'],
+    wrap: (reference) => async (request) => {
+      if (request.method !== 'TRACE') return reference(request)
+      const lines = (request.rawHeaders ?? []).flatMap((text, index, all) => (index % 2 === 0 ? [`${text}: ${all[index + 1] ?? ''}`] : []))
+      return {
+        status: 200,
+        headers: { 'content-type': 'message/http' },
+        body: [`TRACE ${request.rawTarget ?? request.path} HTTP/${request.httpVersion ?? '1.1'}`, ...lines, '', ''].join('\r\n'),
+      }
+    },
+  },
+  {
     name: 'options-preflight-204-before-auth',
     description: 'CORS middleware in front of the routes answers OPTIONS 204 with Allow and CORS headers before auth runs, without a key too (other-method)',
     catches: ['auth/options-without-key'],
