@@ -1,8 +1,9 @@
 import type { Check } from '../../lib/checks/check.js'
 import { describe, test } from '../../lib/checks/registry.js'
 import { BROWSER_ACCEPT } from '../../lib/spec/input-catalogue.js'
-import { withHeader } from '../../lib/spec/operation-requests.js'
-import type { OperationExchange } from '../../lib/spec/petstore-api.js'
+import { withHeader, withPathBelowBase } from '../../lib/spec/operation-requests.js'
+import type { OperationExchange, PetstoreApi } from '../../lib/spec/petstore-api.js'
+import type { RequestModel } from '../../lib/spec/request-model.js'
 import { requireGetPetInService, unknownIdCandidates } from '../fixtures.js'
 
 /**
@@ -53,6 +54,31 @@ const ERROR_CONDITIONS: Array<{ label: string; judgedBy: string; send: (check: C
   },
 ]
 
+/**
+ * The service's routing, with the key and an Accept a browser sends (JSON admitted only by `*\/*`): a method the route
+ * does not have, and a path below the base the spec does not name. Frameworks render their router's 404 and 405 in
+ * HTML unless the request asks for JSON by name (Laravel's `expectsJson()`), and the neighbourhood edits the method or
+ * the path of a request that asks for `application/json`, one part at a time, so it never meets that. The policy owes
+ * the Error body in JSON to every Accept that admits JSON, and never a 5xx (§2b). A 400 or 501 to a method is the HTTP
+ * layer's own words (RFC 9110 §9.1: a parser that does not know it), which no rule of the Error body judges.
+ */
+const ROUTING_PROBES: Array<{ label: string; model: (api: PetstoreApi) => RequestModel; ownWords: readonly number[] }> = [
+  {
+    label: "PROPFIND /pets with the key and a browser's Accept",
+    model: (api) => ({ ...withHeader(api.request({ operation: 'listPets' }), 'Accept', BROWSER_ACCEPT), method: 'PROPFIND' }),
+    ownWords: [400, 501],
+  },
+  {
+    label: "GET /owners (a path the spec does not name) with the key and a browser's Accept",
+    model: (api) => withPathBelowBase(withHeader(api.request({ operation: 'listPets' }), 'Accept', BROWSER_ACCEPT), ['owners']),
+    ownWords: [],
+  },
+]
+
+function routingProbe(check: Check, probe: (typeof ROUTING_PROBES)[number]): Promise<OperationExchange> {
+  return check.shared(`routing:${probe.label}`, (api) => api.send(probe.model(api), 'probe'))
+}
+
 /** The answer, when it is a 4xx: an Error body is owed only by an error answer; any other status is judged by `judgedBy`. */
 async function clientError(check: Check, condition: (typeof ERROR_CONDITIONS)[number]): Promise<OperationExchange> {
   const exchange = await condition.send(check)
@@ -73,5 +99,27 @@ describe('errors: the Error body', () => {
     const what = `the ${exchange.response?.status} answer to ${condition.label}`
     check.require(check.expect.errorStatusField(exchange) !== undefined, `${what} has no numeric status field: its body is judged by errors/body-schema`)
     check.expect.errorStatusRepeated(exchange, what)
+  })
+})
+
+describe("errors: the service's routing answers in JSON to every Accept that admits it", () => {
+  test.for(ROUTING_PROBES)('[errors/body-schema] the 4xx answer to $label has an Error body', async (probe, { check }) => {
+    const exchange = await routingProbe(check, probe)
+    check.requireAnswer(exchange, probe.label)
+    const status = exchange.response?.status ?? 0
+    check.require(status >= 400 && status < 500, `${probe.label} was answered ${status}, not a 4xx`)
+    check.require(!probe.ownWords.includes(status), `${probe.label} was answered ${status}, which an HTTP layer may give in its own words`)
+    check.expect.errorBody(exchange, `the ${status} answer to ${probe.label}`)
+  })
+
+  test.for(ROUTING_PROBES)('[responses/no-server-error] $label is never answered 5xx', async (probe, { check }) => {
+    const exchange = await routingProbe(check, probe)
+    check.requireAnswer(exchange, probe.label)
+    const status = exchange.response?.status ?? 0
+    check.expect.that(status < 500 || (probe.ownWords.includes(501) && status === 501), `${probe.label} was answered ${status}`, {
+      exchange,
+      expected: 'an answer that is no 5xx',
+      actual: `${status}`,
+    })
   })
 })

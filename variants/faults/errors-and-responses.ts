@@ -1,13 +1,40 @@
 /** Faults of what every answer must be: Error bodies that are almost right, media types, server errors. */
 import { isJsonObject, JsonNumber } from '../../lib/http/json.js'
 import { errorResponse } from '../../reference/handler.js'
-import { isCreatePet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader, withoutHeader } from '../variant.js'
+import type { ServiceRequest } from '../../reference/http-types.js'
+import { isCreatePet, isGetPet, isListPets, mapAnswers, mapJsonBody, type Variant, withHeader, withoutHeader } from '../variant.js'
 
 /** Error bodies rewritten by `map`: of every error answer, or of those of one status. */
 const mapErrorBody = (map: (body: Record<string, unknown>) => Record<string, unknown>, only?: number) =>
   mapAnswers((answer) => (answer.status >= 400 && (only === undefined || answer.status === only) ? mapJsonBody(answer, (body) => (isJsonObject(body) ? map(body) : body)) : answer))
 
+/**
+ * A 404 or 405 of the router (no route of the spec's matched), to a request whose Accept does not name JSON: what a
+ * renderer guarded by Laravel's `expectsJson()` lets the framework's own page answer.
+ */
+function routerErrorNotAskedInJson(answer: { status: number }, request: ServiceRequest): boolean {
+  const routed = isListPets(request) || isCreatePet(request) || isGetPet(request) || request.method === 'HEAD'
+  return (answer.status === 404 || answer.status === 405) && !routed && !(request.headers.accept ?? '').toLowerCase().includes('json')
+}
+
 export const errorsAndResponsesFaults: Variant[] = [
+  {
+    name: 'router-errors-html-unless-json-asked',
+    description:
+      "the router's own 404 and 405 pages answer in HTML unless the request's Accept names JSON (a renderer guarded by Laravel's expectsJson()): with `Accept: */*` or a browser's, an unknown path or method gets text/html",
+    catches: ['errors/body-schema'],
+    wrap: mapAnswers((answer, request) =>
+      routerErrorNotAskedInJson(answer, request)
+        ? { status: answer.status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: `<!DOCTYPE html><html><body><h1>${answer.status}</h1></body></html>` }
+        : answer,
+    ),
+  },
+  {
+    name: 'router-errors-500-unless-json-asked',
+    description: "the router's own 404 and 405 become 500 unless the request's Accept names JSON (a catch-all handler behind a renderer guarded by expectsJson())",
+    catches: ['responses/no-server-error'],
+    wrap: mapAnswers((answer, request) => (routerErrorNotAskedInJson(answer, request) ? errorResponse(500, 'internal', 'Server Error') : answer)),
+  },
   {
     name: 'plain-json-labelled-gzip',
     description: 'every answer says Content-Encoding: gzip, but its body is the plain JSON',
