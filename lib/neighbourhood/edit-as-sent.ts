@@ -8,7 +8,7 @@
 import { fieldValues } from '../http/wire-reading.js'
 import { bodyOctetsOf, type RequestModel, type WireRequest, wireOf } from '../spec/request-model.js'
 import { numberedCreate } from './plain-requests.js'
-import { type RequestReading, readEdited } from './request-reading.js'
+import { type RequestReading, readEdit, readRequest } from './request-reading.js'
 
 export interface EditAsSent {
   /** The plain request, written with the same number, as read. */
@@ -45,16 +45,32 @@ function endsAsPlain(reading: RequestReading, body: string | undefined): boolean
   return lengths.length === 1 && lengths[0] === String(body.length)
 }
 
+/**
+ * The plain requests as read, by model: a read's plain request is written the same for every edit of it, and read once
+ * (a create's carries the edit's number, and is written and read for each).
+ */
+const plainReadings = new WeakMap<RequestModel, { apiKey: string; reading: RequestReading }>()
+
+/** The plain request written with the create's number, as read. */
+function plainAsSent(model: RequestModel, number: number, apiKey: string): RequestReading {
+  const kept = plainReadings.get(model)
+  if (kept?.apiKey === apiKey) return kept.reading
+  const unnumbered = wireOf(model)
+  const wire = numberedCreate(unnumbered, number)
+  const reading = readRequest(wire, apiKey)
+  if (wire === unnumbered) plainReadings.set(model, { apiKey, reading })
+  return reading
+}
+
 export function editAsSent(edit: { plain: { model: RequestModel }; model: RequestModel; bodyOctets?: string | undefined }, number: number, apiKey: string): EditAsSent {
-  const plain = numberedCreate(wireOf(edit.plain.model), number)
+  const plain = plainAsSent(edit.plain.model, number, apiKey)
   const body = edit.bodyOctets ?? bodyOctetsOf(edit.model)
   if (mayKeepAlive(edit.model, body)) {
     const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets, { keptAlive: true }), number)
-    const read = readEdited(plain, wire, apiKey)
-    if (endsAsPlain(read.edited, wire.body)) return { plainReading: read.plain, wire, reading: read.edited, keptAlive: true }
+    const reading = readEdit(plain, wire, apiKey)
+    if (endsAsPlain(reading, wire.body)) return { plainReading: plain, wire, reading, keptAlive: true }
   }
   // On a connection of its own, and read as written so.
   const wire = numberedCreate(wireOf(edit.model, edit.bodyOctets), number)
-  const read = readEdited(plain, wire, apiKey)
-  return { plainReading: read.plain, wire, reading: read.edited, keptAlive: false }
+  return { plainReading: plain, wire, reading: readEdit(plain, wire, apiKey), keptAlive: false }
 }

@@ -6,7 +6,6 @@
  * request means (then it gets the plain answer); and otherwise what the request names: an operation of the spec
  * with its own rules for the id, the list parameters and the body, or a path the spec does not name.
  */
-import { RecentlyUsed } from '../http/recently-used.js'
 import { fieldValues, type KeyState, keyOfFields } from '../http/wire-reading.js'
 import type { RequirementId } from '../spec/catalogue.js'
 import type { Operation } from '../spec/petstore-api.js'
@@ -131,13 +130,18 @@ function meaningInput(request: ReadRequest & { otherForms: readonly string[] }, 
   }
 }
 
-/** The plain requests' meanings read most recently: a plain request is compared with every edit of it. */
-const recentPlainMeanings = new RecentlyUsed<string, RequestMeaning>({ maxEntries: 16, maxWeight: 4 * 2 ** 20, weigh: (key) => key.length })
+/**
+ * The plain requests' meanings, kept with the reading each was read from: every edit of a plain request is compared
+ * with it, and its edits share one reading of it (edit-as-sent.ts). Read again when the context differs.
+ */
+const plainMeanings = new WeakMap<RequestReading, { apiKey: string; base: string; meaning: RequestMeaning }>()
 
-function plainMeaning(plain: MeaningInput & { head: string }): RequestMeaning {
-  const key = `${plain.apiKey}\0${plain.head}\0${plain.body ?? ''}`
-  const meaning = recentPlainMeanings.get(key) ?? readMeaning(plain)
-  recentPlainMeanings.set(key, meaning)
+function plainMeaning(plain: RequestReading, context: OracleContext): RequestMeaning {
+  const base = context.baseSegments.join('/')
+  const kept = plainMeanings.get(plain)
+  if (kept?.apiKey === context.apiKey && kept.base === base) return kept.meaning
+  const meaning = readMeaning(meaningInput(plain, context))
+  plainMeanings.set(plain, { apiKey: context.apiKey, base, meaning })
   return meaning
 }
 
@@ -299,7 +303,7 @@ export function expectationOf(plain: RequestReading, request: RequestReading, ed
   }
   const plainRoute = plainNamed.route
   // HEAD in place of a read's GET, the rest as it was: GET's status without content (RFC 9110 §9.3.2).
-  const plainRead = plainMeaning({ ...meaningInput(plain, context), head: plain.head })
+  const plainRead = plainMeaning(plain, context)
   const editedInput = meaningInput(request, context)
   if (request.method === 'HEAD' && plain.method === 'GET' && sameMeaning(plainRead, readMeaning({ ...editedInput, method: 'GET' }))?.level === 'MUST') {
     return {

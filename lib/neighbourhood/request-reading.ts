@@ -40,8 +40,13 @@ export function readRequest(wire: Written, apiKey: string, authority?: string): 
   return ownWords === undefined ? reading : { ...reading, ownWords }
 }
 
+/** An edit of a plain request, read against the authority the plain one names. */
+export function readEdit(plain: RequestReading, edited: Written, apiKey: string): RequestReading {
+  return readRequest(edited, apiKey, fieldValues(plain.fields, 'host')[0])
+}
+
 /** A plain request and an edit of it, each read once: the edit against the authority the plain one names. */
 export function readEdited(plain: Written, edited: Written, apiKey: string): { plain: RequestReading; edited: RequestReading } {
   const plainReading = readRequest(plain, apiKey)
-  return { plain: plainReading, edited: readRequest(edited, apiKey, fieldValues(plainReading.fields, 'host')[0]) }
+  return { plain: plainReading, edited: readEdit(plainReading, edited, apiKey) }
 }

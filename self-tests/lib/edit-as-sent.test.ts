@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { editAsSent, KEPT_ALIVE_BODY_OCTETS } from '../../lib/neighbourhood/edit-as-sent.js'
+import { CREATE_NUMBER_MARKER } from '../../lib/neighbourhood/plain-requests.js'
 import { operationRequest, type RequestContext } from '../../lib/spec/operation-requests.js'
 import type { RequestModel } from '../../lib/spec/request-model.js'
 
@@ -47,5 +48,21 @@ describe('an edit that ends where the plain request ends shares a kept-alive con
     const edit = sent(model.method === 'GET' && model.body === undefined ? LIST : CREATE, model, bodyOctets)
     expect(edit.keptAlive).toBe(false)
     expect(edit.wire.head).toMatch(/\r\nConnection: close\r\n/)
+  })
+})
+
+describe('the plain request is read once for the edits that share it', () => {
+  test("a read's edits share one reading of its plain request, as written", () => {
+    const first = sent(LIST, { ...LIST, query: [...LIST.query, { name: 'limit', value: '8' }] })
+    const second = sent(LIST, { ...LIST, method: 'HEAD' })
+    expect(second.plainReading).toBe(first.plainReading)
+    expect(first.plainReading.target).toBe('/v1/pets?limit=7')
+  })
+
+  test("a create's plain request carries each edit's number, and is read for each", () => {
+    const numbered = operationRequest(CONTEXT, { operation: 'createPet', body: { json: { name: `Rex-${CREATE_NUMBER_MARKER}`, status: 'available' } } })
+    const edit = (number: number) => editAsSent({ plain: { model: numbered }, model: { ...numbered, method: 'PUT' } }, number, KEY)
+    expect(edit(1).plainReading.body).toContain('"Rex-0000001"')
+    expect(edit(2).plainReading.body).toContain('"Rex-0000002"')
   })
 })
