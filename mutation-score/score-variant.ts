@@ -63,7 +63,7 @@ export interface ScoreRunOptions {
 const silent = { out: () => {}, err: () => {} }
 
 export async function scoreVariant(variant: Variant, kind: VariantKind, options: ScoreRunOptions = {}): Promise<VariantScore> {
-  const store = withPets(variant.store?.() ?? new PetStore(), options.storePets ?? SCORE_STORE_PETS)
+  const store = withPets(variant.store?.() ?? new PetStore(), options.storePets ?? (variant.freshStore ? 0 : SCORE_STORE_PETS))
   const server = await startVariant(variant, { apiKey: SCORE_API_KEY, store })
   const started = Date.now()
   try {

@@ -34,6 +34,8 @@ export interface Variant {
   provenByEdits?: readonly OperatorId[]
   /** The store the variant starts with, when it is not the empty reference store. */
   store?: () => PetStore
+  /** Shows only when the lists show the whole store before the run writes (a fresh build's): scored from its own store, not one of 110 pets. */
+  freshStore?: true
   /** How its server runs: every path handed to the variant (an edge in front answers outside the base path), a short keep-alive. */
   server?: { everyPath?: boolean; keepAliveTimeoutMs?: number; idleCloseMs?: number; closeOnParseError?: boolean; continuesPerExpect?: number; bareCrEndsLines?: boolean }
   wrap: (reference: Handler, context: VariantContext) => Handler

@@ -3,7 +3,6 @@
  * store survey. It records every exchange, judges the requirements that hold on every exchange, and
  * gives the runner the check's outcome and evidence.
  */
-
 import { type EventualRead, LagLog, readWithinWindow } from '../data/eventual-reads.js'
 import { KnownPets, type WindowedReads } from '../data/known-pets.js'
 import { type StoreSurvey, surveyLists, surveyStore } from '../data/store-survey.js'
@@ -16,6 +15,7 @@ import { withSourcePositions } from '../spec/stack-sources.js'
 import { Assertions, ConformanceFailure, Inconclusive } from './assertions.js'
 import type { CheckReport, IncidentalFinding } from './check-result.js'
 import { requirementIdOfTitle } from './check-result.js'
+import type { ClientView } from './client-view.js'
 import { DistinctIds } from './distinct-ids.js'
 import type { EditFinding } from './edited-lists.js'
 import { createRunRedactor, toEvidence } from './evidence.js'
@@ -198,23 +198,23 @@ export class Check {
     return this.state.redact
   }
 
-  /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
-  /** What the neighbourhood of the run's requests came to, for results.json. */
   /** The pets the run knows exist, and which of them its creates made. */
   get knownPets(): KnownPets {
     return this.state.knownPets
   }
 
+  /** What the neighbourhood of the run's requests came to, for results.json. */
   get neighbourhood(): NeighbourhoodRecord {
     return this.state.neighbourhood
   }
 
-  /** Of the client: the fields it puts on every request, whether it writes edited requests (not through a proxy), its pauses, the versions answers came in. */
-  get client(): { fields: Readonly<Record<string, string>>; writesEditedRequests: boolean; pausedMs: number; answeredHttpVersions: ReadonlySet<string> } {
-    const { ownFields: fields, writesEditedRequests, pause, answeredHttpVersions } = this.state.client
-    return { fields, writesEditedRequests, pausedMs: pause.pausedMs, answeredHttpVersions }
+  /** Of the client: what a check may read of it. */
+  get client(): ClientView {
+    const { ownFields: fields, writesEditedRequests, pause, answeredHttpVersions, writes } = this.state.client
+    return { fields, writesEditedRequests, pausedMs: pause.pausedMs, answeredHttpVersions, writes }
   }
 
+  /** Aborted when the run stops (its deadline, or a cancel): long work such as a shrink ends there. */
   get stop(): AbortSignal | undefined {
     return this.state.client.options.stop
   }

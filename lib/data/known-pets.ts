@@ -23,7 +23,23 @@ export class KnownPets implements Patience {
    */
   private readonly created = new Map<bigint, number>()
 
+  /**
+   * The ids of the pets the store held before the run wrote, when its lists showed all of it (fewer than 100 pets):
+   * with the ids the run's writes were answered with (WriteBudget), every pet the store can hold.
+   */
+  private before?: ReadonlySet<bigint>
+
   constructor(private readonly reads: WindowedReads) {}
+
+  /** Learns that, before the run wrote, the store held these pets and no other. */
+  storeBeforeWrites(ids: ReadonlySet<bigint>): void {
+    this.before = ids
+  }
+
+  /** The pets the store held before the run wrote, when the lists showed the whole of it. */
+  get wholeStoreBeforeWrites(): ReadonlySet<bigint> | undefined {
+    return this.before
+  }
 
   /** Learns the ids of the pets an answer shows: a 201 of a create, a 200 of a list or of a get. */
   saw(exchange: OperationExchange): void {

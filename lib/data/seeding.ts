@@ -5,7 +5,7 @@
 import { mapConcurrently } from '../http/concurrency.js'
 import { PET_STATUSES, type PetStatus, type PetstoreApi } from '../spec/petstore-api.js'
 import { type LagLog, readWithinWindow } from './eventual-reads.js'
-import { countOfStatus, listedPets, surveyLists, surveyStore } from './store-survey.js'
+import { countOfStatus, listedPets, type StoreSurvey, surveyLists, surveyStore } from './store-survey.js'
 
 /** The store size that makes limit=100 (and the default page of 20) evidence. */
 export const SEED_TARGET = 101
@@ -43,6 +43,19 @@ export interface SeedingOptions {
   stop?: AbortSignal
   /** How to wait between reads (the HTTP client's sleep, known to the watchdog as a timed wait). */
   sleep?: (ms: number) => Promise<void>
+  /** Told the ids of the store's pets when its lists showed all of them, before anything was created. */
+  wholeStore?: (ids: ReadonlySet<bigint>) => void
+}
+
+/**
+ * The ids of every pet the store holds, when the survey's lists show them all: the unfiltered list of 100 answered 200
+ * with fewer than 100 pets, and every other list naming only pets it shows.
+ */
+function wholeStoreOf(survey: StoreSurvey): ReadonlySet<bigint> | undefined {
+  const all = listedPets(survey.limit100)
+  if (surveyLists(survey).some((exchange) => exchange.response?.status !== 200) || all.length >= 100) return undefined
+  const ids = new Set(all.map((pet) => pet.id))
+  return ids.size === all.length && [...survey.pets.keys()].every((id) => ids.has(id)) ? ids : undefined
 }
 
 export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Promise<SeedingOutcome> {
@@ -51,6 +64,8 @@ export async function topUpStore(api: PetstoreApi, options: SeedingOptions): Pro
   if (lists.some((exchange) => exchange.response?.status !== 200)) {
     return { knownBefore: survey.lowerBound, created: 0, note: 'the store could not be listed (a list was not answered 200), so nothing was seeded' }
   }
+  const whole = wholeStoreOf(survey)
+  if (whole) options.wholeStore?.(whole)
   const counts = Object.fromEntries(PET_STATUSES.map((status) => [status, countOfStatus(survey, status)])) as Record<PetStatus, number>
   const plan = seedingPlan(survey.lowerBound, counts)
   const answers = await mapConcurrently(plan, options.concurrency, (status, index) =>

@@ -4,9 +4,10 @@
  * (policy §5: under 300 MiB) — large bodies read a few at a time, and those kept for evidence within a budget.
  */
 import { LARGE_BODY_BYTES } from './decoded-bodies.js'
-import type { TransportFailure } from './exchange.js'
+import type { Exchange, TransportFailure } from './exchange.js'
+import { integerField } from './json.js'
 import { KeptBodies } from './kept-bodies.js'
-import { forgetReading } from './response-json.js'
+import { forgetReading, responseObject } from './response-json.js'
 import type { RecordedResponse } from './traffic.js'
 
 /** Methods that create nothing: every other request counts against --max-creates. */
@@ -17,28 +18,60 @@ export function mayCreate(method: string): boolean {
   return !READ_ONLY_METHODS.has(method.toUpperCase())
 }
 
-/** The requests that may create a pet, counted once each whatever their retries, within --max-creates when given. */
+/**
+ * The requests that may create a pet, counted once each whatever their retries, within --max-creates when given; and
+ * what their answers showed: with the store as the run found it, the ids they name are every pet the run may have made.
+ */
 export class WriteBudget {
   /** Sent so far, answered 2xx (pets the run may have created), and not sent once the budget was spent. */
   sent = 0
   answered2xx = 0
   notSent = 0
+  /** Of those sent, the ones whose end names no pet: no answer, or a 2xx whose body shows no id (a pet may have been made unseen). */
+  unknownOutcomes = 0
+  /** The ids the 2xx answers showed. */
+  readonly idsShown = new Set<bigint>()
+  /** The requests sent and not yet ended, by exchange id, each with what its end settles. */
+  private readonly open = new Map<number, { ended: Promise<void>; end: () => void }>()
 
   constructor(private readonly maxCreates: number | undefined) {}
 
-  /** Counts a request that may create a pet; the failure it gets instead when the budget is spent. */
-  take(): TransportFailure | undefined {
+  /** Counts a request that may create a pet (exchange `id`); the failure it gets instead when the budget is spent. */
+  take(id: number): TransportFailure | undefined {
     if (this.maxCreates !== undefined && this.sent >= this.maxCreates) {
       this.notSent += 1
       return { kind: 'over-budget', message: `not sent: the run's budget of ${this.maxCreates} requests that may create a pet (--max-creates) is spent`, notSent: true }
     }
     this.sent += 1
+    let end = () => {}
+    const ended = new Promise<void>((resolve) => {
+      end = resolve
+    })
+    this.open.set(id, { ended, end })
     return undefined
   }
 
-  /** The answer a counted request got. */
-  answered(response: RecordedResponse): void {
-    if (response.status >= 200 && response.status < 300) this.answered2xx += 1
+  /** How a request ended, its answer or why it got none, learnt when it was counted: the exchange, as it was. */
+  ended(exchange: Exchange): Exchange {
+    const open = this.open.get(exchange.id)
+    if (!open) return exchange
+    this.open.delete(exchange.id)
+    open.end()
+    const status = exchange.response?.status
+    if (status === undefined) {
+      if (!exchange.failure?.notSent) this.unknownOutcomes += 1
+    } else if (status >= 200 && status < 300) {
+      this.answered2xx += 1
+      const id = integerField(responseObject(exchange)?.id)
+      if (id === undefined) this.unknownOutcomes += 1
+      else this.idsShown.add(id)
+    }
+    return exchange
+  }
+
+  /** Settles once every request counted so far has ended. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.open.values()].map((open) => open.ended))
   }
 }
 

@@ -119,12 +119,12 @@ export class HttpClient {
     const retries: Attempt[] = []
     const ended = (end: { response: RecordedResponse } | { failure: TransportFailure }): Exchange => {
       if (!('failure' in end && end.failure.notSent)) this.exchangesSent += 1
-      return this.closeEvidence.answered({ id, request: recorded, ...end, retries, durationMs: performance.now() - started })
+      return this.writes.ended(this.closeEvidence.answered({ id, request: recorded, ...end, retries, durationMs: performance.now() - started }))
     }
     const { stop } = this.options
     const { operation } = request
     // Counted once per request, whatever its retries: a 429 says it was not processed, and a lost create is sent again only once shown unprocessed.
-    const overBudget = writes ? this.writes.take() : undefined
+    const overBudget = writes ? this.writes.take(id) : undefined
     if (overBudget) return ended({ failure: overBudget })
     let fresh = (recorded.method !== 'GET' && this.unannouncedCloses.length > 0) || (request.wire !== undefined && !request.wireKeptAlive) || request.freshConnection === true
     /** Resets of the connections this request was lost on: reported once it is answered on a fresh one (the request was not at fault). */
@@ -160,7 +160,6 @@ export class HttpClient {
         }
         this.bodies.keep(response)
         for (const close of resets) this.confirmLostToClose(close)
-        if (writes) this.writes.answered(response)
         return ended({ response })
       }
       // An edited request is judged on what it got: a target may rightly close the connection on it. One lost on a shared

@@ -275,6 +275,7 @@ async function seed(session: RunSession, api: PetstoreApi, runId: string, lagLog
     lagLog,
     stop,
     sleep: (ms) => client.sleep(ms),
+    wholeStore: (ids) => session.state.knownPets.storeBeforeWrites(ids),
   })
   session.out(`Seeding: ${session.seeding.note}`)
 }

@@ -40,7 +40,7 @@ export const getPetRequirements = {
     specText: 'Path parameter: `petId`, integer, format int64, required.',
     source: `${POLICY} (ids at the edges of int64)`,
     decision:
-      'Never 2xx for an id no pet holds, never 5xx; an id of 0 is a real id when a list shows it. A 200 for an id the lists do not show is only judged when the lists show the whole store (fewer than 100 pets); otherwise that row is inconclusive unless the answer names another id.',
+      'Never 2xx for an id no pet holds, never 5xx; an id of 0 is a real id when a list shows it. A 200 for an id the lists do not show is judged when the lists show the whole store (fewer than 100 pets), or showed it before the run wrote and every request of the run that may create a pet, those under way included, was answered with the id of what it made, none this one (a fresh build seeded by the run); otherwise that row is inconclusive unless the answer names another id.',
     deprecatedOperation: true,
   }),
   'getPet/equivalent-spellings': must({

@@ -64,6 +64,21 @@ function expectPetWithId(check: Check, exchange: OperationExchange, id: bigint, 
   check.expect.that(integerField(pet.id) === id, `${what} returned the pet with id ${stringifyJson(pet.id)}`, { exchange, expected: `id ${id}`, actual: stringifyJson(pet.id) })
 }
 
+/**
+ * Why no pet can hold `id`, when the run can tell: before it wrote, the lists showed the whole store, and none of its
+ * pets had the id; and every request of the run that may create a pet, the ones still under way when the id was
+ * answered included, ended with an answer naming the id of what it made, none this one (a pet another client creates
+ * meanwhile aside). Undefined when a pet may hold it.
+ */
+async function noPetMadeWith(check: Check, id: bigint): Promise<string | undefined> {
+  const before = check.knownPets.wholeStoreBeforeWrites
+  if (!before || before.has(id)) return undefined
+  const { writes } = check.client
+  await writes.settled()
+  if (writes.unknownOutcomes > 0 || writes.idsShown.has(id)) return undefined
+  return `before the run wrote, its lists showed the whole store, ${before.size} pets, none with that id; each of the run's ${writes.sent} requests that may create a pet was answered, those with 2xx naming ids, none this one`
+}
+
 describe('getPet: one pet by id', () => {
   test('[getPet/returns-pet] GET /pets/{id} of pets the list shows is answered 200 with that pet', async ({ check }) => {
     for (const { id, exchange } of await getKnownPets(check)) expectPetWithId(check, exchange, id, `GET /pets/${id}`)
@@ -155,6 +170,12 @@ describe('getPet: one pet by id', () => {
       // A 200 naming the very id asked for: the pet exists unless the lists show the whole store.
       const wholeStore = listedPets(survey.limit100).length < 100 && survey.limit100.response?.status === 200
       check.expect.that(!wholeStore, `GET /pets/${id} was answered ${status} although no pet holds that id (the lists show the whole store, ${survey.lowerBound} pets)`, {
+        exchange,
+        expected: '404 (or 400) with an Error body',
+        actual: `${status} with a pet`,
+      })
+      const unmade = await noPetMadeWith(check, id)
+      check.expect.that(unmade === undefined, `GET /pets/${id} was answered ${status} although no pet holds that id (${unmade})`, {
         exchange,
         expected: '404 (or 400) with an Error body',
         actual: `${status} with a pet`,

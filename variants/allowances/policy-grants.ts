@@ -82,7 +82,11 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   },
   { row: 'a client-sent `id`', grants: '201 with an id the service chose, or 400 with an Error body (SHOULD 201)', operators: ['client-id-refused-400'] },
   { row: 'ids at the edges of int64 in the path', grants: '404 (400 accepted) with an Error body', operators: ['negative-ids-400', 'top-int64-ids-400'] },
-  { row: 'ids at the edges of int64 in the path', grants: 'an id of 0 is a real id', operators: ['ids-from-zero'] },
+  {
+    row: 'ids at the edges of int64 in the path',
+    grants: 'an id of 0 is a real id, and so is every edge of int64 a store assigns, at any point of a run',
+    operators: ['ids-from-zero', 'ids-cross-zero', 'ids-count-down', 'ids-down-from-int64-max'],
+  },
   {
     row: 'the key in other places',
     grants: '401, 404 or 405 for a path the service does not serve, or a redirect within the service, without the key',

@@ -152,6 +152,17 @@ export const getPetFaults: Variant[] = [
       },
   },
   {
+    name: 'absent-id-zero-answers-a-zero-pet',
+    description:
+      'Go\'s zero value: GET /pets/0 reads the map entry no pet holds and answers 200 with the struct\'s zero value, {"id":0,"name":"","categoryId":0}, since the lookup\'s miss is judged by `pet.ID != id`',
+    catches: ['getPet/int64-edge-ids'],
+    freshStore: true,
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      return isGetPet(request) && request.path === '/pets/0' && answer.status === 404 ? json(200, { id: 0, name: '', categoryId: 0 }) : answer
+    },
+  },
+  {
     name: 'negative-id-absolute',
     description: 'GET /pets/-N answers pet N: the sign is dropped',
     catches: ['getPet/int64-edge-ids'],
