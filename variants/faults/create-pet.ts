@@ -57,6 +57,18 @@ export const createPetFaults: Variant[] = [
     },
   },
   {
+    name: 'empty-body-without-content-type-406',
+    description:
+      "go-restful's reader chosen by Content-Type: a POST with no Content-Type and an empty body finds no reader and is answered 406, after the key is read (a Content-Type given, or a body, is read as before)",
+    catches: ['createPet/request-media-types'],
+    wrap: (reference) => async (request) => {
+      const answer = await reference(request)
+      return isCreatePet(request) && answer.status !== 401 && request.headers['content-type'] === undefined && (request.body ?? '') === ''
+        ? errorResponse(406, 'not_acceptable', '406: Not Acceptable')
+        : answer
+    },
+  },
+  {
     name: 'form-bodies-read-as-new-pets',
     description: 'a form body (application/x-www-form-urlencoded) is read as a NewPet, as an Express app with both body parsers does: name=a&categoryId=1 creates a pet',
     catches: ['createPet/request-media-types'],
