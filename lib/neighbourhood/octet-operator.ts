@@ -7,6 +7,9 @@ import { writePart } from '../spec/request-model.js'
 import { type EditClass, type EditOperator, edit, lazyClass } from './edit.js'
 import { ENDS_THEN_TEXT, OCTET_CLASSES, positions, SEPARATOR_REPLACEMENTS, STRIPPED_OCTETS, SWEEP_CLASSES, shown, trimmedPlacements } from './octet-classes.js'
 
+/** The class of a query value followed by `;` and text. */
+const PAIR_SEPARATOR = 'a pair separator some readers take, then text'
+
 /** The octet operator, over the parts `edits` names (the text parts). */
 export function octetOperator(edits: EditOperator['edits']): EditOperator {
   return {
@@ -61,6 +64,17 @@ export function octetOperator(edits: EditOperator['edits']): EditOperator {
               ),
             ]
           : []
+      // `;` then text after a query value (`status=sold;x`): no separator in a URI's query (RFC 3986 §3.4) or a form's
+      // (WHATWG URL), where Netty's QueryStringDecoder, Python's parse_qs before 3.9.2 and Perl's CGI.pm split pairs at
+      // it too (HTML 4.01 §B.2.2): the value cut there reads as the plain one.
+      const pairSeparator =
+        part.kind === 'query value'
+          ? [
+              lazyClass(PAIR_SEPARATOR, [';'], (octet) =>
+                edit('octet', part, PAIR_SEPARATOR, `${shown(octet)} and x after ${part.label}`, writePart(model, part, `${text}${octet}x`)),
+              ),
+            ]
+          : []
       // Each octet a trim takes away beyond HTTP's and JSON's whitespace, a class of its own: before the scheme,
       // `Authorization:\xA0Bearer <key>` is the key to a header parser that trims Unicode whitespace from a value's start
       // (Mojo::Headers); around a JSON text, at one end each in turn (Servant read `\x0C{…}` as the NewPet).
@@ -69,6 +83,7 @@ export function octetOperator(edits: EditOperator['edits']): EditOperator {
         ...replaced,
         ...endsThenText,
         ...escapedInString,
+        ...pairSeparator,
         ...trimmedAway,
         ...(sweep ? SWEEP_CLASSES : OCTET_CLASSES).flatMap((octetClass): EditClass[] => {
           // An octet a trim takes away, a class of its own (the key's and the id's sweeps), goes at an end, where the trim

@@ -70,6 +70,17 @@ const hasMalformedEscape = (text: string) => /%(?![0-9A-Fa-f]{2})/.test(text)
 
 export const frameworkHabitFaults: Variant[] = [
   {
+    name: 'query-pairs-split-at-semicolons',
+    description:
+      "Netty's QueryStringDecoder (as Python's parse_qs before 3.9.2 and Perl's CGI.pm): the query's pairs are split at `;` as at `&`, so `status=sold;x` lists the sold pets and `limit=1;x` reads as limit 1",
+    catches: ['listPets/status-spelled-otherwise'],
+    provenByEdits: ['octet'],
+    wrap: (reference) => async (request) => {
+      const query = request.target?.split('?')[1]
+      return query?.includes(';') ? reference({ ...request, query: new URLSearchParams(query.replaceAll(';', '&')) }) : reference(request)
+    },
+  },
+  {
     name: 'integers-read-as-doubles',
     description:
       'a JavaScript service that reads and writes JSON with JSON.parse and JSON.stringify, and petId with Number(): every integer beyond 2^53 (its ids, from 2^62, categoryIds, path ids) is rounded to a double',
