@@ -16,11 +16,12 @@ import { LoopStalls } from './loop-stalls.js'
 
 /**
  * A close this soon after an answer is the target closing after that answer; a later one is an idle timeout, which
- * HTTP allows unannounced (RFC 9112 §9.5). The shortest idle timeout a server takes by default is Starman's 1 s (its
- * closes came 915 to 1,000 ms after an answer): a window of 1 s read those as closes after an answer. Half of it
- * leaves a close right after an answer room for the loop's hold-ups (closeSoonAfter) on a loaded machine.
+ * HTTP allows unannounced (RFC 9112 §9.5). The shortest idle timeout a server takes by default is civetweb's 500 ms
+ * (Starman's is 1 s): a window of 500 ms read some of civetweb's closes, seen 452 to 498 ms after an answer whose
+ * handling a busy loop had put off, as closes after an answer. Half of it leaves a close right after an answer room for
+ * the loop's hold-ups (closeSoonAfter) on a loaded machine.
  */
-export const CLOSE_AFTER_ANSWER_MS = 500
+export const CLOSE_AFTER_ANSWER_MS = 250
 
 /** The last answer a connection carried, in words a report can quote. */
 export interface PreviousAnswer {

@@ -128,7 +128,7 @@ export const acrossOperationRequirements = {
     specText: 'A sender SHOULD send a Connection header field containing the "close" connection option when it intends to close a connection (RFC 9112 §9.6).',
     source: 'HTTP/1.1 (RFC 9112 §9.6), which the interface builds on',
     decision:
-      "Judged by the run on every connection: the target closing one within 500 ms of an answer that did not say Connection: close warns, with that answer. A request already sent on such a connection gets no answer; its check is inconclusive, and a POST is never sent again (RFC 9112 §9.3.1: it may have been processed). A later close is an idle timeout, which HTTP allows unannounced (Starman's default is 1 s).",
+      "Judged by the run on every connection: the target closing one within 250 ms of an answer that did not say Connection: close warns, with that answer. A request already sent on such a connection gets no answer; its check is inconclusive, and a POST is never sent again (RFC 9112 §9.3.1: it may have been processed). A later close is an idle timeout, which HTTP allows unannounced (civetweb's default is 500 ms, Starman's 1 s).",
     reportedByRun: true,
   }),
   'responses/meaningless-fields-ignored': should({

@@ -168,6 +168,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
       'request-line-limit-4094',
       'connection-close',
       'idle-connections-closed-after-900ms',
+      'idle-connections-closed-after-500ms',
       'chunked-bodies',
       'many-small-chunks',
       'chunked-with-trailers',
@@ -221,7 +222,7 @@ export const POLICY_GRANTS: readonly PolicyGrant[] = [
   },
   {
     row: 'RFC 9112 §9.6 (idle connections)',
-    grants: 'a connection closed idle after less than a second, unannounced',
+    grants: 'a connection closed idle after less than 250 ms, unannounced',
     operators: [],
     gap: 'indistinguishable from a close right after an answer, which responses/close-announced warns on (SHOULD): docs/decisions.md',
   },

@@ -170,6 +170,15 @@ export const transportAllowances: Allowance[] = [
     server: { idleCloseMs: 900 },
   },
   {
+    id: 'idle-connections-closed-after-500ms',
+    does: "a connection idle for 0.5 s is closed without a word (no Keep-Alive hint): civetweb's default keep_alive_timeout_ms of 500",
+    source: { rfc: 'RFC 9112 §9.5' },
+    allowedBy: 'A client, server, or proxy MAY close the transport connection at any time',
+    layer: 'transport',
+    group: 'connection',
+    server: { idleCloseMs: 500 },
+  },
+  {
     id: 'chunked-bodies',
     does: 'every body is sent chunked, in two chunks, without Content-Length',
     source: { rfc: 'RFC 9112 §7.1' },
