@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { createServer as createTlsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
-import { startBareCrFront } from './bare-cr-front.js'
 import { errorResponse } from './handler.js'
+import { bareCrEndsLines, oneContentLength, startHeadFront } from './head-front.js'
 import { BASE_PATH, type Handler, type ServiceRequest, type ServiceResponse } from './http-types.js'
 
 /** The path with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2): `/v1/%70ets` is `/v1/pets`. */
@@ -136,8 +136,10 @@ export interface ServerOptions {
   closeOnParseError?: boolean
   /** How many 100 (Continue) answers a request with `Expect: 100-continue` gets before its final one (default 1, Node's own). */
   continuesPerExpect?: number
-  /** Read a bare CR in each connection's first head as a line end, as Python's header parser does (bare-cr-front.ts). */
+  /** Read a bare CR in each connection's first head as a line end, as Python's header parser does (head-front.ts). */
   bareCrEndsLines?: boolean
+  /** Read the first or the last of two Content-Length fields in each connection's first head, as cohttp reads the first (head-front.ts). */
+  contentLengthRead?: 'first' | 'last'
 }
 
 /** Ends each connection once it has sat `idleMs` after its last answer with no request on it. */
@@ -229,11 +231,12 @@ export async function startServer(handler: Handler, host = '127.0.0.1', tls?: Se
     server.on('clientError', (error: Error & { code?: string }, socket) =>
       error.code === 'HPE_INVALID_METHOD' ? socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n') : socket.end(),
     )
+  const rewrite = options.bareCrEndsLines ? bareCrEndsLines : options.contentLengthRead ? oneContentLength(options.contentLengthRead) : undefined
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.bareCrEndsLines ? 0 : (options.port ?? 0), host, resolve)
+    server.listen(rewrite ? 0 : (options.port ?? 0), host, resolve)
   })
-  const front = options.bareCrEndsLines ? await startBareCrFront(host, options.port ?? 0, (server.address() as AddressInfo).port) : undefined
+  const front = rewrite ? await startHeadFront(host, options.port ?? 0, (server.address() as AddressInfo).port, rewrite) : undefined
   const port = front?.port ?? (server.address() as AddressInfo).port
   // An IPv6 host is written in brackets in a URL.
   const hostInUrl = host.includes(':') ? `[${host}]` : host

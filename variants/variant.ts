@@ -37,7 +37,15 @@ export interface Variant {
   /** Shows only when the lists show the whole store before the run writes (a fresh build's): scored from its own store, not one of 110 pets. */
   freshStore?: true
   /** How its server runs: every path handed to the variant (an edge in front answers outside the base path), a short keep-alive. */
-  server?: { everyPath?: boolean; keepAliveTimeoutMs?: number; idleCloseMs?: number; closeOnParseError?: boolean; continuesPerExpect?: number; bareCrEndsLines?: boolean }
+  server?: {
+    everyPath?: boolean
+    keepAliveTimeoutMs?: number
+    idleCloseMs?: number
+    closeOnParseError?: boolean
+    continuesPerExpect?: number
+    bareCrEndsLines?: boolean
+    contentLengthRead?: 'first' | 'last'
+  }
   wrap: (reference: Handler, context: VariantContext) => Handler
 }
 

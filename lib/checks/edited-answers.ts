@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.js'
 import { integerField, isJsonObject, JsonNumber } from '../http/json.js'
 import { responseJson } from '../http/response-json.js'
 import { isRateLimitAnswer } from '../http/waits.js'
-import { REQUEST_LINE_PROBLEM } from '../http/wire-reading.js'
+import { DIFFERING_LENGTHS, REQUEST_LINE_PROBLEM } from '../http/wire-reading.js'
 import type { Expectation } from '../neighbourhood/edit-oracle.js'
 import type { Judgement } from '../neighbourhood/operation-judgements.js'
 import type { RequirementId } from '../spec/catalogue.js'
@@ -34,6 +34,7 @@ export const EDIT_FINDING_SOURCES = {
   'responses/meaningless-fields-ignored': 'fields without meaning',
   'responses/no-server-error': 'no server error',
   'responses/message-forms': 'message forms',
+  'responses/differing-lengths-refused': 'differing lengths',
   'responses/head-as-get': 'HEAD as GET',
   'auth/options-without-key': 'OPTIONS without the key',
   'auth/no-access-without-key': 'no access without the key',
@@ -166,6 +167,22 @@ function closedInPlaceOfAnswer(exchange: Exchange, expectation: Expectation, pla
  * its answer; `lists` what the store's lists show, for a limit in another notation.
  */
 export function judgeEditedAnswer(exchange: Exchange, expectation: Expectation, plain: Exchange | undefined, context: { lists?: ListContext }): EditFinding[] {
+  const findings = judgedAnswer(exchange, expectation, plain, context)
+  // Content-Length with differing values: served, the target read one of the bodies a smuggler means another reader to see.
+  const status = exchange.response?.status
+  if (!expectation.invalidMessage?.includes(DIFFERING_LENGTHS) || status === undefined) return findings
+  const served = status >= 200 && status < 300
+  return [
+    ...findings,
+    {
+      requirementId: 'responses/differing-lengths-refused',
+      ok: !served,
+      ...(served ? { message: `answered ${status} to a request whose Content-Length fields differ, which RFC 9112 §6.3 has a server answer 400 and close` } : {}),
+    },
+  ]
+}
+
+function judgedAnswer(exchange: Exchange, expectation: Expectation, plain: Exchange | undefined, context: { lists?: ListContext }): EditFinding[] {
   const { judgement } = expectation
   const answered: EditFinding = { requirementId: 'responses/edits-answered', ok: true }
   if (!exchange.response) {

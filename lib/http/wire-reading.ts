@@ -128,6 +128,9 @@ export function readWire(head: string): WireReading {
   return reading
 }
 
+/** WireReading.invalid's words for a head whose Content-Length fields differ, which HTTP has a server answer 400 and close (RFC 9112 §6.3). */
+export const DIFFERING_LENGTHS = 'Content-Length is given with differing values, which a server MUST answer 400 (RFC 9112 §6.3)'
+
 /** WireReading.invalid's words for a request line that is not method, target and HTTP/1.0 or 1.1, one space apart. */
 export const REQUEST_LINE_PROBLEM = 'the request line is not method, target and version (HTTP/1.1 or HTTP/1.0) with one space between'
 
@@ -187,6 +190,9 @@ function readHead(head: string): WireReading {
     else if (fieldValues(fields, 'content-length').length > 0) problems.push('both Transfer-Encoding and Content-Length')
     else otherForms.push('a chunked body')
   }
+  // Content-Length given with differing values (in two fields, or a list): no framing a server may pick from (RFC 9112 §6.3).
+  const lengths = new Set(fieldValues(fields, 'content-length').flatMap((value) => value.split(',').map((length) => length.trim())))
+  if (codings.length === 0 && lengths.size > 1) problems.push(DIFFERING_LENGTHS)
   const expectations = fieldValues(fields, 'expect')
   if (expectations.length > 0) {
     if (expectations.length === 1 && expectations[0]?.toLowerCase() === '100-continue') otherForms.push('Expect: 100-continue')

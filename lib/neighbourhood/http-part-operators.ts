@@ -228,7 +228,7 @@ export const HTTP_PART_OPERATORS: readonly EditOperator[] = [
   },
   {
     id: 'framing',
-    title: 'frame the body otherwise: chunked in one chunk or many, with an extension or a trailer, after Expect: 100-continue',
+    title: 'frame the body otherwise: chunked in one chunk or many, with an extension or a trailer, after Expect: 100-continue, or with Content-Length twice and differing',
     edits: (part) => part.kind === 'framing',
     classes: (model, part) =>
       FRAMINGS.filter((framing) => framing !== model.framing).map((framing) =>

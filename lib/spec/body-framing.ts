@@ -15,12 +15,19 @@ export const FRAMINGS = [
   'chunked with a chunk extension',
   'chunked with a trailer',
   'Expect: 100-continue',
+  'Content-Length twice, the length first',
+  'Content-Length twice, the length last',
 ] as const
 export type Framing = (typeof FRAMINGS)[number]
 
-/** The fields that frame a body of this many octets. */
+/**
+ * The fields that frame a body of this many octets. Content-Length twice, the body's length and half of it, in either
+ * order: a first reader and a last reader read different bodies, the smuggling RFC 9112 §6.3 has a server refuse (400).
+ */
 export function framingLines(framing: Framing, length: number): string[] {
   if (framing === 'Content-Length') return [`Content-Length: ${length}`]
+  if (framing === 'Content-Length twice, the length first') return [`Content-Length: ${length}`, `Content-Length: ${Math.floor(length / 2)}`]
+  if (framing === 'Content-Length twice, the length last') return [`Content-Length: ${Math.floor(length / 2)}`, `Content-Length: ${length}`]
   if (framing === 'Expect: 100-continue') return ['Expect: 100-continue', `Content-Length: ${length}`]
   return ['Transfer-Encoding: chunked', ...(framing === 'chunked with a trailer' ? ['Trailer: X-Checksum'] : [])]
 }
@@ -30,7 +37,7 @@ export function framingLines(framing: Framing, length: number): string[] {
  * of seven octets, with an extension on each chunk, or with a trailer field after the last.
  */
 export function framedOctets(octets: string, framing: Framing): string {
-  if (framing === 'Content-Length' || framing === 'Expect: 100-continue') return octets
+  if (!framing.startsWith('chunked')) return octets
   const size = framing === 'chunked in many chunks' ? 7 : Math.max(1, octets.length)
   const extension = framing === 'chunked with a chunk extension' ? ';origin="petstore-conformance";n=1' : ''
   const chunks: string[] = []

@@ -146,6 +146,14 @@ export const acrossOperationRequirements = {
       'The plain requests sent as HTTP/1.0, with an absolute-form target, with the body chunked (in one chunk, in many, with a chunk extension, with a trailer) or after Expect: 100-continue mean what they mean plainly, and get the plain answer: a different answer, or the HTTP layer refusing the form in its own words, warns. Every invariant still holds at MUST (no 5xx, no 2xx without the key, nothing created by a refused create).',
     reportedByRun: true,
   }),
+  'responses/differing-lengths-refused': should({
+    title: 'a request whose Content-Length fields differ is refused, never served',
+    specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',
+    source: 'RFC 9112 §6.3 (no policy row: docs/decisions.md proposes one)',
+    decision:
+      "The plain creates sent with Content-Length twice, the body's length and half of it, in either order: a server that serves one (2xx) read a body another reader would read otherwise, the request smuggling RFC 9112 §6.3 has a server refuse with 400 and a closed connection. A 2xx warns; any refusal, or a close, passes. Every invariant still holds at MUST.",
+    reportedByRun: true,
+  }),
   'responses/405-allow': should({
     title: 'a 405 answer says which methods the resource has, in Allow',
     specText: 'Every operation lists its answers: 200/201, 400, 401, 404.',

@@ -40,6 +40,10 @@ export const RULE_SOURCES = {
       'RFC 9112 §2.3 (HTTP/1.0), §3.2.2 (a server MUST accept absolute-form), §7.1 (a recipient MUST parse chunked); RFC 9110 §10.1.1 (100-continue); no policy row (docs/decisions.md proposes one): SHOULD at most',
     level: 'SHOULD',
   },
+  'differing lengths': {
+    cites: 'RFC 9112 §6.3 (Content-Length with differing values: the server MUST answer 400 and close); no policy row (docs/decisions.md proposes one): SHOULD at most',
+    level: 'SHOULD',
+  },
   'Allow on 405': {
     cites: 'RFC 9110 §15.5.6 (the origin server MUST generate an Allow header field in a 405 response); no policy row (docs/decisions.md proposes one): SHOULD at most',
     level: 'SHOULD',

@@ -747,3 +747,35 @@ describe('what an edited request may not get in place of an answer', () => {
 
 const CREATE_43 = head('POST /v1/pets HTTP/1.1', 'Accept: application/json', 'Content-Type: application/json', AUTH, 'Content-Length: 43')
 const PET_43 = '{"name":"n","categoryId":1,"status":"sold"}'
+
+describe('a create whose Content-Length fields differ is refused, never served (RFC 9112 §6.3)', () => {
+  const BODY = '{"name":"Rex","categoryId":1}'
+  const CREATE = head('POST /v1/pets HTTP/1.1', 'Content-Type: application/json', AUTH, `Content-Length: ${BODY.length}`)
+  const twice = (first: number, last: number) => head('POST /v1/pets HTTP/1.1', 'Content-Type: application/json', AUTH, `Content-Length: ${first}`, `Content-Length: ${last}`)
+  const answered = (wire: string, status: number): OperationExchange => ({
+    id: 1,
+    operation: 'createPet',
+    request: { method: 'POST', url: 'http://127.0.0.1:8080/v1/pets', headers: {}, wire, body: BODY, timeoutMs: 1000 },
+    response: { status, headers: { 'content-type': 'application/json' }, body: '{"id":1,"name":"Rex","categoryId":1}', bodyBytes: 36 },
+    retries: [],
+    durationMs: 1,
+  })
+  const findingsOf = (wire: string, status: number) =>
+    judgeEditedAnswer(answered(wire, status), judge(CREATE, wire, { plain: BODY, edited: BODY }), undefined, {}).filter(
+      (finding) => finding.requirementId === 'responses/differing-lengths-refused',
+    )
+
+  test('two lengths that differ, in either order, are a message HTTP refuses; the same length twice is none', () => {
+    expect(readWire(twice(BODY.length, 14)).invalid).toContain('Content-Length is given with differing values')
+    expect(readWire(twice(14, BODY.length)).invalid).toContain('Content-Length is given with differing values')
+    expect(readWire(head('POST /v1/pets HTTP/1.1', AUTH, `Content-Length: ${BODY.length}, 14`)).invalid).toContain('differing values')
+    expect(readWire(twice(BODY.length, BODY.length)).invalid).toBeUndefined()
+  })
+
+  test('served (2xx) warns; refused, it passes', () => {
+    expect(findingsOf(twice(BODY.length, 14), 201)).toMatchObject([{ ok: false }])
+    expect(findingsOf(twice(14, BODY.length), 201)).toMatchObject([{ ok: false }])
+    expect(findingsOf(twice(BODY.length, 14), 400)).toEqual([{ requirementId: 'responses/differing-lengths-refused', ok: true }])
+    expect(findingsOf(CREATE, 201)).toEqual([])
+  })
+})

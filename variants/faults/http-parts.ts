@@ -102,6 +102,22 @@ export const httpPartFaults: Variant[] = [
     wrap: (reference) => reference,
   },
   {
+    name: 'first-content-length-read',
+    description: "its HTTP layer reads the first of two Content-Length fields and serves the request, as cohttp's does, where RFC 9112 §6.3 has it answer 400 and close",
+    catches: ['responses/differing-lengths-refused'],
+    provenByEdits: ['framing'],
+    server: { contentLengthRead: 'first' },
+    wrap: (reference) => reference,
+  },
+  {
+    name: 'last-content-length-read',
+    description: 'its HTTP layer reads the last of two Content-Length fields and serves the request, where RFC 9112 §6.3 has it answer 400 and close',
+    catches: ['responses/differing-lengths-refused'],
+    provenByEdits: ['framing'],
+    server: { contentLengthRead: 'last' },
+    wrap: (reference) => reference,
+  },
+  {
     name: 'location-from-forwarded-fields',
     description:
       "the 201's Location is built from the request's X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-Prefix, trusted from any client (Plack's ReverseProxy, Express's trust proxy): a create with X-Forwarded-Host: evil.example is answered Location: http://evil.example/v1/pets/7",
