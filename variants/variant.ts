@@ -11,7 +11,7 @@ import { isPetStatus } from '../lib/spec/petstore-api.js'
 import { bearerToken, createReferenceHandler, errorResponse, json, petBody } from '../reference/handler.js'
 import type { Handler, ServiceRequest, ServiceResponse } from '../reference/http-types.js'
 import type { PetStore } from '../reference/pet-store.js'
-import { type RunningServer, type ServerTls, startServer } from '../reference/server.js'
+import { type RunningServer, type ServerOptions, type ServerTls, startServer } from '../reference/server.js'
 
 export interface VariantContext {
   apiKey: string
@@ -37,15 +37,7 @@ export interface Variant {
   /** Shows only when the lists show the whole store before the run writes (a fresh build's): scored from its own store, not one of 110 pets. */
   freshStore?: true
   /** How its server runs: every path handed to the variant (an edge in front answers outside the base path), a short keep-alive. */
-  server?: {
-    everyPath?: boolean
-    keepAliveTimeoutMs?: number
-    idleCloseMs?: number
-    closeOnParseError?: boolean
-    continuesPerExpect?: number
-    bareCrEndsLines?: boolean
-    contentLengthRead?: 'first' | 'last'
-  }
+  server?: Pick<ServerOptions, 'everyPath' | 'keepAliveTimeoutMs' | 'idleCloseMs' | 'closeOnParseError' | 'continuesPerExpect' | 'bareCrEndsLines' | 'contentLengthRead'>
   wrap: (reference: Handler, context: VariantContext) => Handler
 }
 
