@@ -3,6 +3,7 @@
  * status, and more than 20 pets of one status (the default page under a filter). The store is counted first and only the shortfall is created, so repeated runs stop adding.
  */
 import { mapConcurrently } from '../http/concurrency.js'
+import { responseJson } from '../http/response-json.js'
 import { PET_STATUSES, type PetStatus, type PetstoreApi } from '../spec/petstore-api.js'
 import { type LagLog, readWithinWindow } from './eventual-reads.js'
 import { countOfStatus, listedPets, type StoreSurvey, surveyLists, surveyStore } from './store-survey.js'
@@ -49,11 +50,13 @@ export interface SeedingOptions {
 
 /**
  * The ids of every pet the store holds, when the survey's lists show them all: the unfiltered list of 100 answered 200
- * with fewer than 100 pets, and every other list naming only pets it shows.
+ * with fewer than 100 pets, each with an integer id, and every other list naming only pets it shows.
  */
-function wholeStoreOf(survey: StoreSurvey): ReadonlySet<bigint> | undefined {
+export function wholeStoreOf(survey: StoreSurvey): ReadonlySet<bigint> | undefined {
   const all = listedPets(survey.limit100)
-  if (surveyLists(survey).some((exchange) => exchange.response?.status !== 200) || all.length >= 100) return undefined
+  const listed = responseJson(survey.limit100)
+  const items = listed.ok && Array.isArray(listed.value) ? listed.value.length : Number.POSITIVE_INFINITY
+  if (surveyLists(survey).some((exchange) => exchange.response?.status !== 200) || items >= 100 || items !== all.length) return undefined
   const ids = new Set(all.map((pet) => pet.id))
   return ids.size === all.length && [...survey.pets.keys()].every((id) => ids.has(id)) ? ids : undefined
 }
