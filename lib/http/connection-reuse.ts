@@ -206,12 +206,16 @@ function subscribeOnce(): void {
  * The connection a request that failed before its head went out was lost on: undici gave it to a kept-alive
  * connection the target had just reset (warp resets one whose request body it left unread past 8 KiB, right after its
  * answer), and failed it with the reset before writing it. Node marks a socket errored before its error is emitted, so
- * that connection is the one of the origin that has carried an answer and is errored now; the latest such, if several.
+ * that connection is the one of the origin that has carried an answer, kept alive, and is errored now; the latest such,
+ * if several. A connection of its own (its request asked for the close) is never one: libsoup resets those after a 400,
+ * and a request failed elsewhere meanwhile read as lost on one, its close as one after an answer.
  */
 function resetConnectionOf(origin: string): Socket | undefined {
   let latest: { socket: Socket; at: number } | undefined
   for (const socket of openConnections.get(origin) ?? []) {
-    const at = connections.get(socket)?.last?.at
+    const state = connections.get(socket)
+    // A connection whose request asked for the close carries no other: nothing was lost on it.
+    const at = state?.closeAsked ? undefined : state?.last?.at
     if (socket.errored && at !== undefined && (latest === undefined || at > latest.at)) latest = { socket, at }
   }
   return latest?.socket

@@ -115,8 +115,14 @@ export function listJudgement(query: string | undefined): Judgement {
     .filter((pair) => pair !== '')
     .map((pair) => splitOnce(pair, '='))
     .map(([name, value]) => ({ name: decodedUriPart(name), value: value === undefined ? undefined : decodedUriPart(value) }))
-  const limits = parameters.filter((parameter) => parameter.name === 'limit').map((parameter) => parameter.value ?? '')
-  const statuses = parameters.filter((parameter) => parameter.name === 'status').map((parameter) => parameter.value ?? '')
+  // A name in an array or map form (`limit[]`, `limit[0]`) beside the plain one is another value of it to PHP, Rack and
+  // qs (Express 4 read `limit=7&limit[]=7` as the array ['7', '7']): judged as the name given twice. Alone, it is
+  // another parameter (RFC 3986 gives a name no structure), which a service may ignore.
+  const named = new Set(parameters.map((parameter) => parameter.name))
+  const valuesOf = (wanted: string) =>
+    parameters.filter(({ name }) => name === wanted || (named.has(wanted) && /^([^[\]]*)\[/.exec(name ?? '')?.[1] === wanted)).map((parameter) => parameter.value ?? '')
+  const limits = valuesOf('limit')
+  const statuses = valuesOf('status')
   const readings = limits.map((limit) => integerReading(limit))
   const valid = readings.flatMap((reading) => (reading?.kind === 'decimal' && reading.value >= 1n && reading.value <= 100n ? [reading.value] : []))
   const invalidLimit = limits.length === 1 && valid.length === 0 && readings[0]?.kind !== 'lenient' ? limits[0] : undefined

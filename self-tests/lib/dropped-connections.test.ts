@@ -206,4 +206,20 @@ describe('a connection the target resets right after an answer, as warp does whe
     channel('undici:request:error').publish({ request: { origin: 'http://127.0.0.1:2', method: 'GET', path: '/v1/pets' }, error: refused })
     expect(lostOnDroppedConnection(refused)).toBeUndefined()
   })
+
+  test('a connection whose request asked for the close, reset after its answer, lost no other request: nothing is lost to it, no close reported', async () => {
+    const origin = 'http://127.0.0.1:3'
+    const closes: UnannouncedClose[] = []
+    const stopWatching = watchCloses(origin, (close) => closes.push(close))
+    open.push({ close: async () => stopWatching() })
+    const socket = Object.assign(new EventEmitter(), { errored: null as Error | null, readableEnded: false })
+    const own = { origin, method: 'GET', path: '/v1/pets/10' }
+    channel('undici:client:sendHeaders').publish({ request: own, socket, headers: 'GET /v1/pets/10 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n' })
+    channel('undici:request:headers').publish({ request: own, response: { statusCode: 400, headers: [] } })
+    socket.errored = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    const elsewhere = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })
+    channel('undici:request:error').publish({ request: { origin, method: 'GET', path: '/v1/pets' }, error: elsewhere })
+    expect(lostOnDroppedConnection(elsewhere)).toBeUndefined()
+    expect(closes).toEqual([])
+  })
 })

@@ -14,7 +14,7 @@ import { type KeyedReading, keyInValue, keyOfWire, readWire } from '../../lib/ht
 import type { Edit } from '../../lib/neighbourhood/edit-operators.js'
 import { expectationOf } from '../../lib/neighbourhood/edit-oracle.js'
 import { isMalformedJson, jsonCorpus, loadJsonCorpus } from '../../lib/neighbourhood/json-corpus.js'
-import { integerReading } from '../../lib/neighbourhood/operation-judgements.js'
+import { integerReading, listJudgement } from '../../lib/neighbourhood/operation-judgements.js'
 import { acceptAdmitsJson, mediaTypeOf } from '../../lib/neighbourhood/request-meaning.js'
 import { readEdited, readRequest } from '../../lib/neighbourhood/request-reading.js'
 import { packageRoot } from '../../lib/spec/package-root.js'
@@ -196,11 +196,13 @@ describe('the parts HTTP has beside the plain request’s: methods, the version,
     expect(judge(LIST, head('GET /v1/pets?limit=7&status=available HTTP/1.1', 'Accept: application/json', AUTH, 'Content-Length: 0')).ownWords).toBeUndefined()
   })
 
-  test('brackets in a name, encoded as a form writes them, are a valid target and another parameter: the list rules bind; raw brackets are a target HTTP refuses', () => {
-    // Rack, PHP and qs read `status%5B%5D` as an array: the message is valid (RFC 3986 §3.4), and its answer is the service's own.
+  test('brackets in a name, encoded as a form writes them, are a valid target: beside the plain name, the parameter given twice; raw brackets are a target HTTP refuses', () => {
+    // Rack, PHP and qs read `status%5B%5D` as an array, with `status` its other value: the message is valid (RFC 3986
+    // §3.4), and the status is no one value the spec defines, as when it is given twice.
     const both = judge(LIST, head('GET /v1/pets?limit=7&status=available&status%5B%5D=available HTTP/1.1', 'Accept: application/json', AUTH))
     expect(both.invalidMessage).toBeUndefined()
-    expect(both.judgement).toMatchObject({ kind: 'list', limits: [7n], status: 'available' })
+    expect(both.judgement).toMatchObject({ kind: 'list', limits: [7n] })
+    expect(both.judgement).not.toHaveProperty('status')
     expect(judge(LIST, head('GET /v1/pets?limit=7&status[]=available HTTP/1.1', 'Accept: application/json', AUTH)).invalidMessage).toMatch(/octet a URI may not/)
   })
 
@@ -777,5 +779,23 @@ describe('a create whose Content-Length fields differ is refused, never served (
     expect(findingsOf(twice(14, BODY.length), 201)).toMatchObject([{ ok: false }])
     expect(findingsOf(twice(BODY.length, 14), 400)).toEqual([{ requirementId: 'responses/differing-lengths-refused', ok: true }])
     expect(findingsOf(CREATE, 201)).toEqual([])
+  })
+})
+
+describe("a list parameter's name in an array form beside the plain one is the parameter given twice (PHP, Rack, qs)", () => {
+  const limitsOf = (query: string) => {
+    const judgement = listJudgement(query)
+    return judgement.kind === 'list' ? judgement.limits.map(String) : undefined
+  }
+
+  test('`limit=7&limit[]=7` is no one limit: the out-of-range row bounds it, as `limit=7&limit=7`', () => {
+    expect(limitsOf('limit=7&limit%5B%5D=7')).toEqual([])
+    expect(limitsOf('limit=7&limit%5B0%5D=7')).toEqual([])
+    expect(limitsOf('limit=7&limit=7')).toEqual([])
+  })
+
+  test('alone, or under another name, the array form is another parameter: the plain limit, or the default, holds', () => {
+    expect(limitsOf('limit%5B%5D=7')).toEqual(['20'])
+    expect(limitsOf('limit=7&limits%5B%5D=9')).toEqual(['7'])
   })
 })

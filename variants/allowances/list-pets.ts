@@ -197,12 +197,16 @@ export const listPetsAllowances: Allowance[] = [
   },
   {
     id: 'repeated-limit-read-as-invalid',
-    does: "a limit given twice, even with one value, is read as one invalid value and the default page is served (Express reads an array, and NestJS's conversion makes it NaN)",
+    does: "a limit given twice, even with one value, or beside a name in its array form (`limit[]`, which qs merges with it), is read as one invalid value and the default page is served (Express reads an array, and NestJS's conversion makes it NaN)",
     source: { policy: 'out-of-range `limit`' },
     allowedBy: 'the answer is either a 4xx with a valid Error body … or 200 with a valid Pets body (no more than 100 items)',
     layer: 'service',
     group: 'repeated parameters',
-    wrap: (inner) => async (request) => (isListPets(request) && request.query.getAll('limit').length > 1 ? inner(withoutParameter(request, 'limit')) : inner(request)),
+    wrap: (inner) => async (request) => {
+      const names = [...request.query.keys()]
+      const forms = names.filter((name) => name === 'limit' || (names.includes('limit') && name.startsWith('limit[')))
+      return isListPets(request) && forms.length > 1 ? inner(withoutParameter(request, 'limit')) : inner(request)
+    },
   },
   {
     id: 'repeated-parameters-last-wins',
