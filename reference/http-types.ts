@@ -43,6 +43,8 @@ export interface ServiceResponse {
     endWithoutAnswer?: boolean
     /** To HEAD: the body written after the head all the same (which HTTP never sends to HEAD), then the connection ended. */
     contentToHead?: boolean
+    /** To HEAD: this Content-Length in place of the one GET's content has (a framework that counts the empty content it sends). */
+    headContentLength?: number
     gzip?: boolean
     /** Content codings applied to the body, in the order they were applied (`Content-Encoding` lists them so); `gzip` is `['gzip']`. */
     codings?: ReadonlyArray<'gzip' | 'deflate' | 'br' | 'zstd'>

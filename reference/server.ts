@@ -81,7 +81,7 @@ async function write(response: ServerResponse, answer: ServiceResponse): Promise
   // Chunks and trailers only where HTTP has them: not to HTTP/1.0 (RFC 9112 §7), not to HEAD, which gets no content.
   const chunkable = response.req.httpVersion !== '1.0' && response.req.method !== 'HEAD'
   const chunked = chunkable && (delivery.chunked || delivery.chunks !== undefined || delivery.trailers !== undefined)
-  if (!chunked) headers['content-length'] = String(body.length)
+  if (!chunked) headers['content-length'] = String(response.req.method === 'HEAD' ? (delivery.headContentLength ?? body.length) : body.length)
   if (chunked && delivery.trailers) headers.trailer = Object.keys(delivery.trailers).join(', ')
   if (delivery.contentToHead && response.req.method === 'HEAD' && socket) {
     // Past Node's own HEAD handling, which never writes content: the head and the body as one write, then the end.

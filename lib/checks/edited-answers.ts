@@ -236,6 +236,14 @@ function judgedAnswer(exchange: Exchange, expectation: Expectation, plain: Excha
       ok: false,
       message: `answered HEAD with ${content} octets of content after its head, which an answer to HEAD never has (RFC 9110 §9.3.2): a kept-alive connection would read them as the next answer`,
     })
+  // A Content-Length to HEAD is GET's, or none (RFC 9110 §8.6): 0 where GET's answer of that status has content misleads.
+  const headLength = exchange.request.method === 'HEAD' ? exchange.response.headers['content-length'] : undefined
+  if (headLength?.trim() === '0' && plain?.response?.status === status && plain.response.bodyBytes > 0)
+    findings.push({
+      requirementId: 'responses/head-as-get',
+      ok: false,
+      message: `answered HEAD with Content-Length: 0, where GET's answer of the same status has ${plain.response.bodyBytes} octets of content (RFC 9110 §8.6: the length GET's content would have, or none)`,
+    })
   const elsewhere = expectation.namedPet === undefined ? undefined : otherPetReached(exchange, expectation.namedPet.id, expectation.namedPet.listsOthers)
   if (elsewhere) findings.push(elsewhere)
   // An answer to a path or method the spec does not name is no operation's, so the rules of every answer do not judge it: never a 5xx is judged here (policy §2b: for any request).

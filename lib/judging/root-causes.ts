@@ -82,8 +82,11 @@ function roundedToDoubles(failure: Failure): Mark | undefined {
   const shownBody = body !== undefined && !body.trimStart().startsWith('[') ? body : undefined
   const seen = [failure.message, failure.expected, failure.actual, evidence?.request.url, shownBody].flatMap(longIntegers)
   // The zeros a double writes where it has no more digits: an integer a double holds exactly (an even id above 2^53
-  // that a store assigned) is no mark, only one whose last digits a double could not keep.
-  const rounded = seen.find((digits) => !sent.has(digits) && String(Number(digits)) === digits && /\d{15}0{2,}$/.test(digits))
+  // that a store assigned) is no mark, only one whose last digits a double could not keep; nor a round number a
+  // client wrote (10^18 as a categoryId), whose few digits before its zeros no rounding of an id leaves.
+  const rounded = seen.find(
+    (digits) => !sent.has(digits) && String(Number(digits)) === digits && /\d{15}0{2,}$/.test(digits) && digits.replace(/^-/, '').replace(/0+$/, '').length >= 10,
+  )
   return rounded === undefined
     ? undefined
     : { key: 'doubles', words: `integers beyond 2^53 are read or written as doubles and rounded (${rounded} is a double's rounding): ids, categoryIds and path ids lose digits` }

@@ -174,6 +174,14 @@ export const httpPartFaults: Variant[] = [
     wrap: (reference) => async (request) => (request.method === 'HEAD' && !request.outside ? errorResponse(404, 'not_found', 'no route for HEAD') : reference(request)),
   },
   {
+    name: 'head-answered-with-content-length-0',
+    description:
+      "an answer to HEAD says Content-Length: 0, the content it sends, where RFC 9110 §8.6 has it say GET's length or nothing (a PSGI wrapper that empties the body after the length is set): a client that reads the length to HEAD as GET's is misled (other-method)",
+    catches: ['responses/head-as-get'],
+    provenByEdits: ['other-method'],
+    wrap: mapAnswers((answer, request) => (request.method === 'HEAD' ? { ...answer, delivery: { ...answer.delivery, headContentLength: 0 } } : answer)),
+  },
+  {
     name: 'head-answered-with-content',
     description:
       "an answer to HEAD carries its body after its head all the same, as a middleware outside the framework's HEAD handling writes it (Dancer2 on Starman): a kept-alive connection reads it as the next answer (other-method)",
