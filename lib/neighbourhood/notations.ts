@@ -1,6 +1,6 @@
 /**
  * Other notations of a number (policy §2, other notations; §2b), in classes: a radix prefix (every `0<letter>`,
- * and the value in its radix where the letter names one), signs, digit separators, trailing points, exponents,
+ * and the value in its radix where the letter names one; Lisp's `#x1e`), signs, digit separators, trailing points, exponents,
  * infinities and NaN (what a parser that reads a double first overflows on), parentheses (Haskell's read), thousands of digits (past a bounded
  * reader's limit), a format suffix (`5.json`, which routers read as a format), a slash (`5%2F` in a path, which a
  * router that decodes first reads as `5/`), dot segments after an escaped slash (`5%2F..%2F4`) and as the path's own (`4/../5`), digits of other scripts, whitespace a parser may drop, leading zeros.
@@ -34,6 +34,17 @@ const FORMAT_SUFFIXES: readonly Spelling[] = ['json', 'xml', 'html', 'txt'].map(
 
 export const NOTATION_CLASSES: readonly NotationClass[] = [
   { name: 'radix prefix', spellings: byLabel(OTHER_NOTATIONS, /^(hexadecimal|octal|binary)/) },
+  {
+    // Lisp's number reader (Racket's string->number, under its integer-arg): a radix or exactness prefix after `#`.
+    name: 'a Lisp radix prefix',
+    spellings: [
+      { label: 'hexadecimal, #x', spell: (digits) => `#x${BigInt(digits).toString(16)}` },
+      { label: 'binary, #b', spell: (digits) => `#b${BigInt(digits).toString(2)}` },
+      { label: 'octal, #o', spell: (digits) => `#o${BigInt(digits).toString(8)}` },
+      { label: 'decimal, #d', spell: (digits) => `#d${digits}` },
+      { label: 'exact, #e', spell: (digits) => `#e${digits}` },
+    ],
+  },
   { name: 'a letter after a zero', spellings: LETTERS.map((letter) => ({ label: `0${letter} before the digits`, spell: (digits: string) => `0${letter}${digits}` })) },
   {
     name: 'sign',

@@ -14,7 +14,26 @@ const idReadThroughADouble: Variant['wrap'] = (reference) => async (request) => 
   return /^\d+$/.test(id) ? reference({ ...request, path: `/pets/${BigInt(Number(id))}` }) : reference(request)
 }
 
+/** The radix of a Lisp number prefix: `#x` 16, `#b` 2, `#o` 8, `#d` and `#e` (exact) 10. */
+const LISP_RADIX: Record<string, string> = { x: '0x', b: '0b', o: '0o', d: '', e: '' }
+
 export const getPetFaults: Variant[] = [
+  {
+    name: 'petId-read-by-a-lisp-reader',
+    description: "Racket's integer-arg (string->number): GET /pets/%23x1e, %23b11110, %23e30 and %23d30 read as pet 30",
+    catches: ['getPet/other-notations'],
+    provenByEdits: ['notation'],
+    wrap: (reference) => async (request) => {
+      const lisp = isGetPet(request) ? /^#([xbode])(-?)([0-9a-fA-F]+)$/.exec(petIdOf(request.path)) : null
+      if (!lisp) return reference(request)
+      const [, radix = '', sign = '', digits = ''] = lisp
+      try {
+        return reference({ ...request, path: `/pets/${sign}${BigInt(`${LISP_RADIX[radix]}${digits}`)}` })
+      } catch {
+        return reference(request)
+      }
+    },
+  },
   {
     name: 'getPet-long-id-414',
     description: "Fastify's default maxParamLength: a path parameter over 100 characters is answered 414 URI Too Long, before the route reads it",
