@@ -183,7 +183,8 @@ function subscribeOnce(): void {
     // A request never written cannot be what the target refused: its reset closed the connection after the answer
     // before, and is reported now, once a connection, like a close heard while no request awaited an answer.
     if (!written) {
-      if (!announcedClose && !state.resetReported && closeSoonAfter(at, afterMs)) {
+      // A connection of its own (its request asked for the close) stands in only to say the request never went out.
+      if (!announcedClose && !state.closeAsked && !state.resetReported && closeSoonAfter(at, afterMs)) {
         state.resetReported = true
         for (const watcher of watchers.get(state.origin) ?? []) watcher({ previous, afterMs })
       }
@@ -207,16 +208,19 @@ function subscribeOnce(): void {
  * connection the target had just reset (warp resets one whose request body it left unread past 8 KiB, right after its
  * answer), and failed it with the reset before writing it. Node marks a socket errored before its error is emitted, so
  * that connection is the one of the origin that has carried an answer, kept alive, and is errored now; the latest such,
- * if several. A connection of its own (its request asked for the close) is never one: libsoup resets those after a 400,
- * and a request failed elsewhere meanwhile read as lost on one, its close as one after an answer.
+ * if several. A connection of its own (its request asked for the close) carries no other request: it is taken only when
+ * no kept-alive one is errored, so that a request never written is still known lost, and its close is not reported
+ * (libsoup resets those after a 400, which read as closes after an answer the request had not asked for).
  */
 function resetConnectionOf(origin: string): Socket | undefined {
-  let latest: { socket: Socket; at: number } | undefined
+  let latest: { socket: Socket; at: number; own: boolean } | undefined
   for (const socket of openConnections.get(origin) ?? []) {
     const state = connections.get(socket)
-    // A connection whose request asked for the close carries no other: nothing was lost on it.
-    const at = state?.closeAsked ? undefined : state?.last?.at
-    if (socket.errored && at !== undefined && (latest === undefined || at > latest.at)) latest = { socket, at }
+    const at = state?.last?.at
+    const own = state?.closeAsked === true
+    // A kept-alive connection before any of its own: one whose request asked for the close carries no other.
+    const later = latest === undefined || (own === latest.own ? (at ?? 0) > latest.at : latest.own)
+    if (socket.errored && at !== undefined && later) latest = { socket, at, own }
   }
   return latest?.socket
 }
