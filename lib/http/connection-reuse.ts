@@ -218,9 +218,9 @@ function resetConnectionOf(origin: string): Socket | undefined {
     const state = connections.get(socket)
     const at = state?.last?.at
     const own = state?.closeAsked === true
+    if (!socket.errored || at === undefined) continue
     // A kept-alive connection before any of its own: one whose request asked for the close carries no other.
-    const later = latest === undefined || (own === latest.own ? (at ?? 0) > latest.at : latest.own)
-    if (socket.errored && at !== undefined && later) latest = { socket, at, own }
+    if (latest === undefined || (own === latest.own ? at > latest.at : latest.own)) latest = { socket, at, own }
   }
   return latest?.socket
 }
